@@ -1,0 +1,36 @@
+# Sourced by bin/* and .ci/run: selects a JDK >= 21 and exports JAVA_HOME.
+# Order: $JAVA_HOME if it is >= 21, else the newest JDK >= 21 under /usr/lib/jvm.
+ringbus_java_major() {
+    "$1/bin/java" -XshowSettings:properties -version 2>&1 \
+        | sed -n 's/^ *java.specification.version = \([0-9]*\).*/\1/p'
+}
+
+ringbus_select_jdk() {
+    if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/javac" ]; then
+        local major
+        major=$(ringbus_java_major "$JAVA_HOME")
+        if [ -n "$major" ] && [ "$major" -ge 21 ]; then
+            return 0
+        fi
+        echo "ringbus: JAVA_HOME=$JAVA_HOME is Java ${major:-unknown}, need >= 21; looking under /usr/lib/jvm" >&2
+    fi
+    local best="" best_major=0 dir major
+    for dir in /usr/lib/jvm/*; do
+        [ -x "$dir/bin/javac" ] || continue
+        major=$(ringbus_java_major "$dir")
+        [ -n "$major" ] || continue
+        if [ "$major" -ge 21 ] && [ "$major" -gt "$best_major" ]; then
+            best="$dir"
+            best_major="$major"
+        fi
+    done
+    if [ -z "$best" ]; then
+        echo "ringbus: no JDK >= 21 found (JAVA_HOME unset or too old, nothing suitable under /usr/lib/jvm)." >&2
+        echo "ringbus: install one (e.g. apt-get install openjdk-21-jdk-headless) or set JAVA_HOME." >&2
+        return 1
+    fi
+    export JAVA_HOME="$best"
+}
+
+ringbus_select_jdk || exit 1
+export PATH="$JAVA_HOME/bin:$PATH"

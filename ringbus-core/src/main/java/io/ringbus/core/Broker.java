@@ -1,0 +1,67 @@
+package io.ringbus.core;
+
+import java.time.Duration;
+
+/**
+ * The in-process broker: a {@link Client} of scope {@link Scope#ROOT} that also registers subject
+ * scopes, hands out scoped clients, reports statistics and owns every thread it runs.
+ *
+ * <p>Create one with {@link #builder()}; close it to drain and stop.
+ */
+public interface Broker extends Client, AutoCloseable {
+    /** @return a builder with the documented defaults */
+    static BrokerBuilder builder() {
+        return new BrokerBuilder();
+    }
+
+    /**
+     * Sets the scope of every subject matching {@code pattern}. A subject takes the scope of the
+     * most specific registered pattern it matches (literal tokens beat {@code *}, which beats
+     * {@code >}; longer beats shorter), else the broker's default scope. Registering the same
+     * pattern again replaces its scope.
+     *
+     * @param pattern a subject or wildcard pattern
+     * @param scope   its scope
+     * @throws IllegalArgumentException when the pattern is malformed
+     */
+    void registerSubject(String pattern, Scope scope);
+
+    /**
+     * Returns the scope a subject has now.
+     *
+     * @param subject a subject without wildcards
+     * @return its scope
+     * @throws IllegalArgumentException when the subject is malformed
+     */
+    Scope scopeOf(String subject);
+
+    /**
+     * Returns a view limited to {@code scope}, for code that must not see more (for example a
+     * network front for untrusted clients). The view shares this broker's ring and subscribers.
+     *
+     * @param scope the most the view may see
+     * @return the client
+     */
+    Client client(Scope scope);
+
+    /** @return a consistent-enough snapshot of the counters; cheap, may be called from any thread */
+    BrokerStats stats();
+
+    /** @return {@code true} once {@link #close()} has begun */
+    boolean isClosed();
+
+    /**
+     * Stops accepting publishes and subscriptions, delivers what was accepted within the
+     * builder's shutdown timeout, then stops every thread the broker started. Messages still
+     * undelivered after the timeout are counted as {@link DropReason#SHUTDOWN}. Idempotent.
+     */
+    @Override
+    void close();
+
+    /**
+     * Like {@link #close()} with an explicit drain timeout.
+     *
+     * @param drainTimeout how long to wait for accepted messages to be handled
+     */
+    void close(Duration drainTimeout);
+}

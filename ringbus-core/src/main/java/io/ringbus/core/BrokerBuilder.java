@@ -1,0 +1,204 @@
+package io.ringbus.core;
+
+import io.ringbus.core.internal.BrokerConfig;
+import io.ringbus.core.internal.RingBroker;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Configures and builds a {@link Broker}. Not thread-safe; {@link #build()} may be called more
+ * than once, each call building an independent broker.
+ *
+ * <p>Every setter validates its argument at once and names the bad value in the exception.
+ */
+public final class BrokerBuilder {
+    /** Largest accepted ring size. */
+    public static final int MAX_RING_SIZE = 1 << 30;
+    /** Largest accepted number of event loops. */
+    public static final int MAX_EVENT_LOOPS = 256;
+    /** Largest accepted worker pool. */
+    public static final int MAX_WORKER_POOL_SIZE = 32_768;
+
+    private String name = "ringbus";
+    private int ringSize = 16_384;
+    private WaitStrategy waitStrategy = WaitStrategy.BLOCKING;
+    private int eventLoops = 1;
+    private int workerPoolSize = 16;
+    private Scope defaultScope = Scope.PRIVATE;
+    private ErrorHandler errorHandler;
+    private BlockedHandlerListener blockedHandlerListener;
+    private Duration maxEventLoopExecuteTime = Duration.ofSeconds(2);
+    private Duration maxWorkerExecuteTime = Duration.ofSeconds(60);
+    private Duration maxVirtualExecuteTime = Duration.ofSeconds(60);
+    private Duration watchdogInterval = Duration.ofSeconds(1);
+    private Duration shutdownTimeout = Duration.ofSeconds(10);
+    private int routeCacheSize = 65_536;
+
+    BrokerBuilder() {
+    }
+
+    /**
+     * @param name prefix of the broker's thread names; default {@code ringbus}
+     * @return this builder
+     */
+    public BrokerBuilder name(String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("name must be non-blank: name='" + name + "'");
+        }
+        this.name = name;
+        return this;
+    }
+
+    /**
+     * @param ringSize slots in the ring, a power of two in 2..2^30; default 16,384
+     * @return this builder
+     */
+    public BrokerBuilder ringSize(int ringSize) {
+        if (ringSize < 2 || ringSize > MAX_RING_SIZE || Integer.bitCount(ringSize) != 1) {
+            throw new IllegalArgumentException("ringSize must be a power of two in 2.." + MAX_RING_SIZE
+                    + ": ringSize=" + ringSize);
+        }
+        this.ringSize = ringSize;
+        return this;
+    }
+
+    /**
+     * @param waitStrategy how idle event loops wait; default {@link WaitStrategy#BLOCKING}
+     * @return this builder
+     */
+    public BrokerBuilder waitStrategy(WaitStrategy waitStrategy) {
+        this.waitStrategy = Objects.requireNonNull(waitStrategy, "waitStrategy");
+        return this;
+    }
+
+    /**
+     * @param eventLoops dispatch threads, 1..{@value #MAX_EVENT_LOOPS}; each subscription is
+     *                   served by one of them; default 1
+     * @return this builder
+     */
+    public BrokerBuilder eventLoops(int eventLoops) {
+        if (eventLoops < 1 || eventLoops > MAX_EVENT_LOOPS) {
+            throw new IllegalArgumentException("eventLoops must be in 1.." + MAX_EVENT_LOOPS + ": eventLoops=" + eventLoops);
+        }
+        this.eventLoops = eventLoops;
+        return this;
+    }
+
+    /**
+     * @param workerPoolSize platform threads for {@link ExecutionMode#WORKER} handlers,
+     *                       1..{@value #MAX_WORKER_POOL_SIZE}; started on first use; default 16
+     * @return this builder
+     */
+    public BrokerBuilder workerPoolSize(int workerPoolSize) {
+        if (workerPoolSize < 1 || workerPoolSize > MAX_WORKER_POOL_SIZE) {
+            throw new IllegalArgumentException("workerPoolSize must be in 1.." + MAX_WORKER_POOL_SIZE
+                    + ": workerPoolSize=" + workerPoolSize);
+        }
+        this.workerPoolSize = workerPoolSize;
+        return this;
+    }
+
+    /**
+     * @param defaultScope scope of subjects matching no registered pattern; default PRIVATE
+     * @return this builder
+     */
+    public BrokerBuilder defaultScope(Scope defaultScope) {
+        this.defaultScope = Objects.requireNonNull(defaultScope, "defaultScope");
+        return this;
+    }
+
+    /**
+     * @param errorHandler receives handler exceptions; default logs them at ERROR
+     * @return this builder
+     */
+    public BrokerBuilder errorHandler(ErrorHandler errorHandler) {
+        this.errorHandler = Objects.requireNonNull(errorHandler, "errorHandler");
+        return this;
+    }
+
+    /**
+     * @param listener receives watchdog warnings; default logs them at WARN with the stack
+     * @return this builder
+     */
+    public BrokerBuilder blockedHandlerListener(BlockedHandlerListener listener) {
+        this.blockedHandlerListener = Objects.requireNonNull(listener, "blockedHandlerListener");
+        return this;
+    }
+
+    /**
+     * @param limit how long an event-loop handler call may run before a warning; default 2 s
+     * @return this builder
+     */
+    public BrokerBuilder maxEventLoopExecuteTime(Duration limit) {
+        this.maxEventLoopExecuteTime = positive("maxEventLoopExecuteTime", limit);
+        return this;
+    }
+
+    /**
+     * @param limit how long a worker handler call may run before a warning; default 60 s
+     * @return this builder
+     */
+    public BrokerBuilder maxWorkerExecuteTime(Duration limit) {
+        this.maxWorkerExecuteTime = positive("maxWorkerExecuteTime", limit);
+        return this;
+    }
+
+    /**
+     * @param limit how long a virtual-thread handler call may run before a warning; default 60 s
+     * @return this builder
+     */
+    public BrokerBuilder maxVirtualExecuteTime(Duration limit) {
+        this.maxVirtualExecuteTime = positive("maxVirtualExecuteTime", limit);
+        return this;
+    }
+
+    /**
+     * @param interval how often the watchdog checks running handlers; default 1 s
+     * @return this builder
+     */
+    public BrokerBuilder watchdogInterval(Duration interval) {
+        this.watchdogInterval = positive("watchdogInterval", interval);
+        return this;
+    }
+
+    /**
+     * @param timeout how long {@link Broker#close()} waits for accepted messages; default 10 s
+     * @return this builder
+     */
+    public BrokerBuilder shutdownTimeout(Duration timeout) {
+        this.shutdownTimeout = positive("shutdownTimeout", timeout);
+        return this;
+    }
+
+    /**
+     * @param routeCacheSize subjects whose subscriber lists are cached, 16..2^24; when full, the
+     *                       cache is cleared and refilled (counted); default 65,536
+     * @return this builder
+     */
+    public BrokerBuilder routeCacheSize(int routeCacheSize) {
+        if (routeCacheSize < 16 || routeCacheSize > (1 << 24)) {
+            throw new IllegalArgumentException("routeCacheSize must be in 16..16777216: routeCacheSize=" + routeCacheSize);
+        }
+        this.routeCacheSize = routeCacheSize;
+        return this;
+    }
+
+    /**
+     * Builds and starts the broker: its event loops run from here on.
+     *
+     * @return the running broker
+     */
+    public Broker build() {
+        return new RingBroker(new BrokerConfig(name, ringSize, waitStrategy, eventLoops, workerPoolSize,
+                defaultScope, errorHandler, blockedHandlerListener, maxEventLoopExecuteTime,
+                maxWorkerExecuteTime, maxVirtualExecuteTime, watchdogInterval, shutdownTimeout, routeCacheSize));
+    }
+
+    private static Duration positive(String what, Duration value) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(what + " must be positive: " + what + "=" + value);
+        }
+        return value;
+    }
+}

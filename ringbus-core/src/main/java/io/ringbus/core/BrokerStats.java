@@ -1,0 +1,50 @@
+package io.ringbus.core;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A snapshot of a broker's counters. Each counter is read without stopping the broker, so
+ * counters taken together may be a few messages apart while traffic flows.
+ *
+ * @param published             messages accepted into the ring
+ * @param rejected              {@code tryPublish} calls refused because the ring was full
+ * @param publishWaits          {@code publish} calls that had to wait for room in the ring
+ * @param delivered             handler calls made (one message to N subscribers counts N)
+ * @param dropped               messages dropped, by reason; every reason is present
+ * @param handlerErrors         exceptions thrown by handlers
+ * @param ringSize              slots in the ring
+ * @param ringRemainingCapacity free slots in the ring now
+ * @param watchdogWarnings      blocked-handler warnings raised
+ * @param subscriptions         every active subscription
+ */
+public record BrokerStats(long published, long rejected, long publishWaits, long delivered,
+                          Map<DropReason, Long> dropped, long handlerErrors, int ringSize,
+                          long ringRemainingCapacity, long watchdogWarnings,
+                          List<SubscriptionStats> subscriptions) {
+
+    /** @return the sum of {@link #dropped()} over every reason */
+    public long droppedTotal() {
+        long total = 0;
+        for (long count : dropped.values()) {
+            total += count;
+        }
+        return total;
+    }
+
+    /**
+     * One subscription's counters.
+     *
+     * @param id         the subscription id
+     * @param pattern    its subject or pattern
+     * @param scope      its scope
+     * @param mode       its execution mode
+     * @param queueGroup its queue group or {@code null}
+     * @param pending    messages buffered, not yet handled
+     * @param delivered  handler calls made
+     * @param dropped    messages dropped under its overflow policy
+     */
+    public record SubscriptionStats(long id, String pattern, Scope scope, ExecutionMode mode, String queueGroup,
+                                    long pending, long delivered, long dropped) {
+    }
+}

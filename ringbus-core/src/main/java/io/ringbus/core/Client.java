@@ -1,0 +1,133 @@
+package io.ringbus.core;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A view of the broker limited to one {@link Scope}: it publishes, subscribes and requests only
+ * on subjects at or below that scope. Thread-safe; any thread may publish concurrently.
+ *
+ * <p>Ordering: messages published by one thread reach each subscriber in publish order.
+ * Publishing never takes a lock and, on the event-loop path, never allocates.
+ */
+public interface Client {
+    /** @return the scope of this client */
+    Scope scope();
+
+    /**
+     * Publishes a message, waiting while the ring is full (backpressure).
+     *
+     * @param subject a subject without wildcards
+     * @param payload the payload, possibly {@code null}
+     * @throws IllegalArgumentException when the subject is {@code null}, malformed or has wildcards
+     * @throws ScopeViolationException  when the subject's scope is above this client's
+     * @throws IllegalStateException    when the broker is closed, or when called from an
+     *                                  event-loop handler while the ring is full (waiting there
+     *                                  would deadlock the loop)
+     */
+    default void publish(String subject, Object payload) {
+        publish(subject, null, null, payload);
+    }
+
+    /**
+     * Publishes a message with a reply subject and headers, waiting while the ring is full.
+     *
+     * @param subject a subject without wildcards
+     * @param replyTo a subject without wildcards, or {@code null}
+     * @param headers headers, or {@code null} for none
+     * @param payload the payload, possibly {@code null}
+     * @throws IllegalArgumentException when a subject is malformed
+     * @throws ScopeViolationException  when the subject's scope is above this client's
+     * @throws IllegalStateException    when the broker is closed (see {@link #publish(String, Object)})
+     */
+    void publish(String subject, String replyTo, Headers headers, Object payload);
+
+    /**
+     * Publishes a message only if the ring has room now.
+     *
+     * @param subject a subject without wildcards
+     * @param payload the payload, possibly {@code null}
+     * @return {@code false}, with nothing published, when the ring is full
+     * @throws IllegalArgumentException when the subject is malformed
+     * @throws ScopeViolationException  when the subject's scope is above this client's
+     * @throws IllegalStateException    when the broker is closed
+     */
+    default boolean tryPublish(String subject, Object payload) {
+        return tryPublish(subject, null, null, payload);
+    }
+
+    /**
+     * Publishes a message with a reply subject and headers only if the ring has room now.
+     *
+     * @param subject a subject without wildcards
+     * @param replyTo a subject without wildcards, or {@code null}
+     * @param headers headers, or {@code null} for none
+     * @param payload the payload, possibly {@code null}
+     * @return {@code false}, with nothing published, when the ring is full
+     * @throws IllegalArgumentException when a subject is malformed
+     * @throws ScopeViolationException  when the subject's scope is above this client's
+     * @throws IllegalStateException    when the broker is closed
+     */
+    boolean tryPublish(String subject, String replyTo, Headers headers, Object payload);
+
+    /**
+     * Subscribes with {@link SubscribeOptions#defaults()}.
+     *
+     * @param pattern a subject, or a pattern with {@code *} and {@code >} wildcards
+     * @param handler receives the messages
+     * @return the subscription
+     * @throws IllegalArgumentException when the pattern is {@code null} or malformed
+     * @throws ScopeViolationException  when a subject without wildcards is above this client's scope
+     */
+    default Subscription subscribe(String pattern, MessageHandler handler) {
+        return subscribe(pattern, handler, SubscribeOptions.defaults());
+    }
+
+    /**
+     * Subscribes to a subject or wildcard pattern.
+     *
+     * <p>A subject without wildcards above this client's scope is refused. A wildcard pattern is
+     * accepted, and receives only the matching subjects at or below this client's scope: a
+     * PUBLIC {@code >} never sees a PRIVATE message.
+     *
+     * @param pattern a subject, or a pattern with {@code *} and {@code >} wildcards
+     * @param handler receives the messages
+     * @param options mode, ordering, buffer, overflow policy and queue group
+     * @return the subscription
+     * @throws IllegalArgumentException when the pattern is malformed or the options inconsistent
+     * @throws ScopeViolationException  when a subject without wildcards is above this client's scope
+     * @throws IllegalStateException    when the broker is closed
+     */
+    Subscription subscribe(String pattern, MessageHandler handler, SubscribeOptions options);
+
+    /**
+     * Sends a request and returns the first reply.
+     *
+     * @param subject a subject without wildcards
+     * @param payload the payload
+     * @param timeout how long to wait for the reply
+     * @return a future completed with a detached reply; completed exceptionally with
+     *         {@link NoRespondersException} at once when no subscriber can receive the subject,
+     *         or with {@link java.util.concurrent.TimeoutException} after {@code timeout}
+     * @throws IllegalArgumentException when the subject is malformed or the timeout not positive
+     * @throws ScopeViolationException  when the subject's scope is above this client's
+     * @throws IllegalStateException    when the broker is closed
+     */
+    default CompletableFuture<Message> request(String subject, Object payload, Duration timeout) {
+        return request(subject, null, payload, timeout);
+    }
+
+    /**
+     * Sends a request with headers and returns the first reply.
+     *
+     * @param subject a subject without wildcards
+     * @param headers headers, or {@code null}
+     * @param payload the payload
+     * @param timeout how long to wait for the reply
+     * @return see {@link #request(String, Object, Duration)}
+     * @throws IllegalArgumentException when the subject is malformed or the timeout not positive
+     * @throws ScopeViolationException  when the subject's scope is above this client's
+     * @throws IllegalStateException    when the broker is closed
+     */
+    CompletableFuture<Message> request(String subject, Headers headers, Object payload, Duration timeout);
+}

@@ -1,0 +1,22 @@
+package io.ringbus.core;
+
+/**
+ * What a {@link ExecutionMode#WORKER} or {@link ExecutionMode#VIRTUAL} subscriber does when its
+ * buffer is full. Every message dropped under a policy is counted in {@link BrokerStats#dropped()}.
+ */
+public enum OverflowPolicy {
+    /**
+     * The dispatch thread waits for room: nothing is lost, the ring fills, and publishers wait
+     * ({@code publish}) or are refused ({@code tryPublish}).
+     */
+    BLOCK,
+    /** The oldest buffered message is dropped to make room for the new one. */
+    DROP_OLDEST,
+    /** The new message is dropped. */
+    DROP_NEWEST,
+    /**
+     * The subscription is closed as a slow consumer; the new message and everything still
+     * buffered are dropped.
+     */
+    DISCONNECT
+}

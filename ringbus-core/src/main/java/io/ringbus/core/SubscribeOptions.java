@@ -1,0 +1,174 @@
+package io.ringbus.core;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a subscription receives its messages. Immutable: every setter returns a new instance, so
+ * {@link #defaults()} may be shared freely.
+ *
+ * <p>Defaults: {@link ExecutionMode#EVENT_LOOP}, ordered, maxConcurrency 16, bufferSize 8,192,
+ * {@link OverflowPolicy#BLOCK}, no queue group, the broker's execute-time limit.
+ */
+public final class SubscribeOptions {
+    /** Largest accepted {@link #bufferSize(int)}. */
+    public static final int MAX_BUFFER_SIZE = 1 << 24;
+    /** Largest accepted {@link #maxConcurrency(int)}. */
+    public static final int MAX_CONCURRENCY = 65_536;
+
+    private static final SubscribeOptions DEFAULTS =
+            new SubscribeOptions(ExecutionMode.EVENT_LOOP, true, 16, 8_192, OverflowPolicy.BLOCK, null, null);
+
+    private final ExecutionMode mode;
+    private final boolean ordered;
+    private final int maxConcurrency;
+    private final int bufferSize;
+    private final OverflowPolicy overflow;
+    private final String queueGroup;
+    private final Duration maxExecuteTime;
+
+    private SubscribeOptions(ExecutionMode mode, boolean ordered, int maxConcurrency, int bufferSize,
+                             OverflowPolicy overflow, String queueGroup, Duration maxExecuteTime) {
+        this.mode = mode;
+        this.ordered = ordered;
+        this.maxConcurrency = maxConcurrency;
+        this.bufferSize = bufferSize;
+        this.overflow = overflow;
+        this.queueGroup = queueGroup;
+        this.maxExecuteTime = maxExecuteTime;
+    }
+
+    /** @return the default options */
+    public static SubscribeOptions defaults() {
+        return DEFAULTS;
+    }
+
+    /**
+     * @param mode where the handler runs
+     * @return options with that mode
+     */
+    public SubscribeOptions mode(ExecutionMode mode) {
+        Objects.requireNonNull(mode, "mode");
+        return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime);
+    }
+
+    /**
+     * @param ordered {@code true}: one message at a time, in publish order per publisher thread;
+     *                {@code false}: up to {@link #maxConcurrency()} at once (WORKER, VIRTUAL only)
+     * @return options with that ordering
+     */
+    public SubscribeOptions ordered(boolean ordered) {
+        return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime);
+    }
+
+    /**
+     * @param maxConcurrency handler calls at once when unordered, 1..{@value #MAX_CONCURRENCY}
+     * @return options with that limit
+     * @throws IllegalArgumentException naming the value when out of range
+     */
+    public SubscribeOptions maxConcurrency(int maxConcurrency) {
+        if (maxConcurrency < 1 || maxConcurrency > MAX_CONCURRENCY) {
+            throw new IllegalArgumentException("maxConcurrency must be in 1.." + MAX_CONCURRENCY
+                    + ": maxConcurrency=" + maxConcurrency);
+        }
+        return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime);
+    }
+
+    /**
+     * @param bufferSize per-subscriber buffer of WORKER and VIRTUAL subscriptions,
+     *                   2..{@value #MAX_BUFFER_SIZE}
+     * @return options with that size
+     * @throws IllegalArgumentException naming the value when out of range
+     */
+    public SubscribeOptions bufferSize(int bufferSize) {
+        if (bufferSize < 2 || bufferSize > MAX_BUFFER_SIZE) {
+            throw new IllegalArgumentException("bufferSize must be in 2.." + MAX_BUFFER_SIZE + ": bufferSize=" + bufferSize);
+        }
+        return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime);
+    }
+
+    /**
+     * @param overflow what to do when the buffer is full
+     * @return options with that policy
+     */
+    public SubscribeOptions overflow(OverflowPolicy overflow) {
+        Objects.requireNonNull(overflow, "overflow");
+        return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime);
+    }
+
+    /**
+     * @param queueGroup name of a queue group: each message goes to one member of the group;
+     *                   {@code null} for none; otherwise a valid subject token
+     * @return options with that group
+     * @throws IllegalArgumentException naming the value when empty or containing whitespace or '.'
+     */
+    public SubscribeOptions queueGroup(String queueGroup) {
+        if (queueGroup != null) {
+            boolean bad = queueGroup.isEmpty();
+            for (int i = 0; i < queueGroup.length() && !bad; i++) {
+                char c = queueGroup.charAt(i);
+                bad = c <= ' ' || c == 127;
+            }
+            if (bad) {
+                throw new IllegalArgumentException("queueGroup must be non-empty without whitespace: queueGroup='"
+                        + queueGroup + "'");
+            }
+        }
+        return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime);
+    }
+
+    /**
+     * @param maxExecuteTime how long one handler call may run before the watchdog warns;
+     *                       {@code null} for the broker's limit for this mode
+     * @return options with that limit
+     * @throws IllegalArgumentException when not positive
+     */
+    public SubscribeOptions maxExecuteTime(Duration maxExecuteTime) {
+        if (maxExecuteTime != null && (maxExecuteTime.isNegative() || maxExecuteTime.isZero())) {
+            throw new IllegalArgumentException("maxExecuteTime must be positive: maxExecuteTime=" + maxExecuteTime);
+        }
+        return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime);
+    }
+
+    /** @return where the handler runs */
+    public ExecutionMode mode() {
+        return mode;
+    }
+
+    /** @return whether messages are handled one at a time in order */
+    public boolean ordered() {
+        return ordered;
+    }
+
+    /** @return handler calls at once when unordered */
+    public int maxConcurrency() {
+        return maxConcurrency;
+    }
+
+    /** @return the per-subscriber buffer size (WORKER and VIRTUAL) */
+    public int bufferSize() {
+        return bufferSize;
+    }
+
+    /** @return the overflow policy (WORKER and VIRTUAL) */
+    public OverflowPolicy overflow() {
+        return overflow;
+    }
+
+    /** @return the queue group, or {@code null} */
+    public String queueGroup() {
+        return queueGroup;
+    }
+
+    /** @return the watchdog limit for this subscription, or {@code null} for the broker's */
+    public Duration maxExecuteTime() {
+        return maxExecuteTime;
+    }
+
+    @Override
+    public String toString() {
+        return "SubscribeOptions{mode=" + mode + ", ordered=" + ordered + ", maxConcurrency=" + maxConcurrency
+                + ", bufferSize=" + bufferSize + ", overflow=" + overflow + ", queueGroup=" + queueGroup
+                + ", maxExecuteTime=" + maxExecuteTime + '}';
+    }
+}

@@ -1,0 +1,19 @@
+package io.ringbus.core.internal;
+
+import io.ringbus.core.BlockedHandlerListener;
+import io.ringbus.core.ErrorHandler;
+import io.ringbus.core.Scope;
+import io.ringbus.core.WaitStrategy;
+
+import java.time.Duration;
+
+/**
+ * The validated settings of one broker, as collected by {@link io.ringbus.core.BrokerBuilder}.
+ * {@code errorHandler} and {@code blockedHandlerListener} may be {@code null}: logging defaults.
+ */
+public record BrokerConfig(String name, int ringSize, WaitStrategy waitStrategy, int eventLoops,
+                           int workerPoolSize, Scope defaultScope, ErrorHandler errorHandler,
+                           BlockedHandlerListener blockedHandlerListener, Duration maxEventLoopExecuteTime,
+                           Duration maxWorkerExecuteTime, Duration maxVirtualExecuteTime,
+                           Duration watchdogInterval, Duration shutdownTimeout, int routeCacheSize) {
+}

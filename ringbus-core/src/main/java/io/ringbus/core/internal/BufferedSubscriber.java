@@ -1,0 +1,231 @@
+package io.ringbus.core.internal;
+
+import io.ringbus.core.DropReason;
+import io.ringbus.core.Message;
+import io.ringbus.core.MessageHandler;
+import io.ringbus.core.OverflowPolicy;
+import io.ringbus.core.Scope;
+import io.ringbus.core.SubscribeOptions;
+import org.jctools.queues.MpmcArrayQueue;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A WORKER or VIRTUAL subscriber: its event loop copies each message out of the ring into a
+ * bounded buffer of exactly {@code bufferSize} messages, and drainers run by an {@link Executor}
+ * (the worker pool, or a new virtual thread per activation) hand them to the handler.
+ *
+ * <p>Ordered: at most one drainer at a time, so messages are handled one by one in ring order.
+ * Unordered: up to {@code maxConcurrency} drainers. A full buffer applies the overflow policy on
+ * the event loop: BLOCK waits there (backpressure to the ring, then to publishers), the others
+ * drop and count. A slow subscriber delays others only under BLOCK, once its buffer is full.
+ */
+final class BufferedSubscriber extends Subscriber {
+    /** Messages a worker drainer handles before giving its pool thread back (fairness). */
+    private static final int WORKER_BATCH = 256;
+    private static final long MAX_BLOCK_PARK_NANOS = 100_000;
+
+    private final MpmcArrayQueue<Message> queue;
+    private final int capacity;
+    private final int maxDrainers;
+    private final Executor executor;
+    private final boolean yieldAfterBatch;
+    private final AtomicInteger size = new AtomicInteger();
+    private final AtomicInteger drainers = new AtomicInteger();
+    private final AtomicLong delivered = new AtomicLong();
+    private final AtomicLong dropped = new AtomicLong();
+    private final Runnable drain = this::drain;
+
+    BufferedSubscriber(RingBroker broker, long id, SubjectPattern pattern, Scope scope, SubscribeOptions options,
+                       MessageHandler handler, int loopIndex, long maxExecuteNanos, Executor executor,
+                       boolean yieldAfterBatch) {
+        super(broker, id, pattern, scope, options, handler, loopIndex, maxExecuteNanos);
+        this.capacity = options.bufferSize();
+        this.queue = new MpmcArrayQueue<>(capacity);
+        this.maxDrainers = options.ordered() ? 1 : options.maxConcurrency();
+        this.executor = executor;
+        this.yieldAfterBatch = yieldAfterBatch;
+    }
+
+    @Override
+    boolean deliver(MessageSlot slot, HandlerProbe probe) {
+        if (!isActive()) {
+            return false;
+        }
+        if (size.get() >= capacity && !overflowSlowPath(probe, slot)) {
+            return true;
+        }
+        // Only this subscriber's event loop offers, and size < capacity <= queue capacity: this succeeds.
+        queue.offer(slot.copy());
+        size.incrementAndGet();
+        startDrainer();
+        return true;
+    }
+
+    /** @return {@code true} when the new message may now be enqueued */
+    private boolean overflowSlowPath(HandlerProbe probe, MessageSlot slot) {
+        OverflowPolicy policy = options().overflow();
+        switch (policy) {
+            case BLOCK -> {
+                probe.enter(this, slot.subject);
+                try {
+                    long park = 1_000;
+                    while (size.get() >= capacity) {
+                        if (!isActive() || broker.isHalted()) {
+                            return false;
+                        }
+                        LockSupport.parkNanos(park);
+                        park = Math.min(park * 2, MAX_BLOCK_PARK_NANOS);
+                    }
+                } finally {
+                    probe.exit();
+                }
+                return true;
+            }
+            case DROP_OLDEST -> {
+                if (queue.poll() != null) {
+                    size.decrementAndGet();
+                    drop(DropReason.OVERFLOW_DROP_OLDEST, 1);
+                }
+                return true;
+            }
+            case DROP_NEWEST -> {
+                drop(DropReason.OVERFLOW_DROP_NEWEST, 1);
+                return false;
+            }
+            case DISCONNECT -> {
+                drop(DropReason.SLOW_CONSUMER_DISCONNECT, 1);
+                broker.slowConsumer(this);
+                // Retiring discards the buffer; count it as dropped first.
+                drop(DropReason.SLOW_CONSUMER_DISCONNECT, discardBuffered());
+                retire();
+                return false;
+            }
+            default -> throw new IllegalStateException("unknown overflow policy " + policy);
+        }
+    }
+
+    private void drop(DropReason reason, long count) {
+        if (count > 0) {
+            dropped.addAndGet(count);
+            broker.countDrop(reason, count);
+        }
+    }
+
+    private void startDrainer() {
+        for (;;) {
+            int running = drainers.get();
+            if (running >= maxDrainers || running >= size.get()) {
+                return;
+            }
+            if (drainers.compareAndSet(running, running + 1)) {
+                try {
+                    executor.execute(drain);
+                } catch (RejectedExecutionException closed) {
+                    drainers.decrementAndGet();
+                }
+                return;
+            }
+        }
+    }
+
+    private void drain() {
+        HandlerProbe probe = broker.watchdog().register(options().mode());
+        try {
+            int handled = 0;
+            for (;;) {
+                Message message = queue.poll();
+                if (message == null) {
+                    drainers.decrementAndGet();
+                    // A message offered after our poll but before the decrement saw us still
+                    // running and started nobody: look again (both sides use full fences).
+                    if (queue.isEmpty() || !claimDrainer()) {
+                        return;
+                    }
+                    continue;
+                }
+                size.decrementAndGet();
+                if (!isActive()) {
+                    continue;
+                }
+                handle(message, probe);
+                if (yieldAfterBatch && ++handled == WORKER_BATCH && !queue.isEmpty()) {
+                    // Give the pool thread to other subscribers; keep our drainer slot.
+                    executor.execute(drain);
+                    return;
+                }
+            }
+        } catch (RejectedExecutionException closed) {
+            drainers.decrementAndGet();
+        } finally {
+            broker.watchdog().unregister(probe);
+        }
+    }
+
+    private boolean claimDrainer() {
+        for (;;) {
+            int running = drainers.get();
+            if (running >= maxDrainers) {
+                return false;
+            }
+            if (drainers.compareAndSet(running, running + 1)) {
+                return true;
+            }
+        }
+    }
+
+    private void handle(Message message, HandlerProbe probe) {
+        probe.enter(this, message.subject());
+        try {
+            handler.onMessage(message);
+        } catch (Throwable error) {
+            broker.handlerFailed(error, message, this);
+        } finally {
+            probe.exit();
+        }
+        checkDeliveryLimit(delivered.incrementAndGet());
+    }
+
+    private long discardBuffered() {
+        long count = 0;
+        while (queue.poll() != null) {
+            size.decrementAndGet();
+            count++;
+        }
+        return count;
+    }
+
+    @Override
+    void onRetire() {
+        discardBuffered();
+    }
+
+    /** @return whether nothing is buffered and no handler is running */
+    boolean isIdle() {
+        return size.get() == 0 && drainers.get() == 0;
+    }
+
+    /** Counts what is still buffered as dropped for {@code reason} and discards it. */
+    void dropBuffered(DropReason reason) {
+        drop(reason, discardBuffered());
+    }
+
+    @Override
+    public long delivered() {
+        return delivered.get();
+    }
+
+    @Override
+    public long pending() {
+        return size.get();
+    }
+
+    @Override
+    public long dropped() {
+        return dropped.get();
+    }
+}

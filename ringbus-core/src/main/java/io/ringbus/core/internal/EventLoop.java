@@ -1,0 +1,44 @@
+package io.ringbus.core.internal;
+
+import com.lmax.disruptor.EventHandler;
+import io.ringbus.core.ExecutionMode;
+
+/**
+ * One dispatch thread's handler: for each published slot, in ring order, it hands the message to
+ * the subscribers and queue groups this loop serves. It allocates nothing: the route's arrays
+ * were built when the route was cached.
+ */
+final class EventLoop implements EventHandler<MessageSlot> {
+    private final int index;
+    private final HandlerProbe probe = new HandlerProbe(ExecutionMode.EVENT_LOOP, null);
+
+    EventLoop(int index) {
+        this.index = index;
+    }
+
+    HandlerProbe probe() {
+        return probe;
+    }
+
+    @Override
+    public void onStart() {
+        probe.thread = Thread.currentThread();
+    }
+
+    @Override
+    public void onEvent(MessageSlot slot, long sequence, boolean endOfBatch) {
+        Route route = slot.route;
+        if (route == null) {
+            return;
+        }
+        HandlerProbe probe = this.probe;
+        Subscriber[] subscribers = route.subscribers[index];
+        for (int i = 0; i < subscribers.length; i++) {
+            subscribers[i].deliver(slot, probe);
+        }
+        QueueGroupRoute[] groups = route.groups[index];
+        for (int i = 0; i < groups.length; i++) {
+            groups[i].deliver(slot, probe);
+        }
+    }
+}

@@ -1,0 +1,572 @@
+package io.ringbus.core.internal;
+
+import com.lmax.disruptor.BlockingWaitStrategy;
+import com.lmax.disruptor.BusySpinWaitStrategy;
+import com.lmax.disruptor.ExceptionHandler;
+import com.lmax.disruptor.InsufficientCapacityException;
+import com.lmax.disruptor.RingBuffer;
+import com.lmax.disruptor.SleepingWaitStrategy;
+import com.lmax.disruptor.YieldingWaitStrategy;
+import com.lmax.disruptor.dsl.Disruptor;
+import com.lmax.disruptor.dsl.ProducerType;
+import io.ringbus.core.Broker;
+import io.ringbus.core.BrokerStats;
+import io.ringbus.core.Client;
+import io.ringbus.core.DropReason;
+import io.ringbus.core.ErrorHandler;
+import io.ringbus.core.ExecutionMode;
+import io.ringbus.core.Headers;
+import io.ringbus.core.Message;
+import io.ringbus.core.MessageHandler;
+import io.ringbus.core.NoRespondersException;
+import io.ringbus.core.Scope;
+import io.ringbus.core.ScopeViolationException;
+import io.ringbus.core.SubscribeOptions;
+import io.ringbus.core.Subscription;
+import io.ringbus.core.WaitStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The broker on an LMAX Disruptor ring.
+ *
+ * <p>Publish: look the subject's {@link Route} up in the copy-on-write index (a hash probe when
+ * cached), check the scope, claim a slot, fill it, publish it. No lock and no allocation.
+ * Dispatch: {@code eventLoops} consumers read every slot; each hands it to the subscribers it
+ * serves, so a subscriber sees the ring order, which preserves each publisher thread's order.
+ */
+public final class RingBroker implements Broker {
+    private static final Logger LOG = LoggerFactory.getLogger(RingBroker.class);
+    private static final int SPINS_BEFORE_YIELD = 64;
+    private static final int YIELDS_BEFORE_PARK = 64;
+    private static final long MAX_PARK_NANOS = 50_000;
+
+    private final BrokerConfig config;
+    private final ErrorHandler errorHandler;
+    private final CopyOnWriteSubjectIndex index;
+    private final Disruptor<MessageSlot> disruptor;
+    private final RingBuffer<MessageSlot> ring;
+    private final EventLoop[] loops;
+    private final List<EventLoopThread> loopThreads = new CopyOnWriteArrayList<>();
+    private final Watchdog watchdog;
+    private final ReplyRouter replies;
+    private final Client[] clients = new Client[Scope.values().length];
+    private final ConcurrentHashMap<Long, Subscriber> subscribers = new ConcurrentHashMap<>();
+    private final AtomicLong nextSubscriptionId = new AtomicLong();
+    private final AtomicInteger nextLoop = new AtomicInteger();
+    private final ReentrantLock lifecycleLock = new ReentrantLock();
+    private final LongAdder rejected = new LongAdder();
+    private final LongAdder publishWaits = new LongAdder();
+    private final LongAdder cancelled = new LongAdder();
+    private final LongAdder handlerErrors = new LongAdder();
+    private final LongAdder slowConsumers = new LongAdder();
+    private final LongAdder retiredDelivered = new LongAdder();
+    private final LongAdder[] dropped = new LongAdder[DropReason.values().length];
+    private ExecutorService workerPool;
+    private ExecutorService virtualExecutor;
+    private volatile boolean closed;
+    private volatile boolean halted;
+    private boolean terminated;
+
+    /**
+     * Builds and starts a broker; use {@link Broker#builder()}.
+     *
+     * @param config validated settings
+     */
+    public RingBroker(BrokerConfig config) {
+        this.config = config;
+        this.errorHandler = config.errorHandler() != null ? config.errorHandler() : RingBroker::logHandlerError;
+        for (int i = 0; i < dropped.length; i++) {
+            dropped[i] = new LongAdder();
+        }
+        this.index = new CopyOnWriteSubjectIndex(config.defaultScope(), config.eventLoops(), config.routeCacheSize());
+        for (Scope scope : Scope.values()) {
+            clients[scope.ordinal()] = new ScopedClient(this, scope);
+        }
+        this.watchdog = new Watchdog(config.name() + "-watchdog", config.watchdogInterval(),
+                config.blockedHandlerListener());
+        this.loops = new EventLoop[config.eventLoops()];
+        AtomicInteger threadNumber = new AtomicInteger();
+        this.disruptor = new Disruptor<>(MessageSlot::new, config.ringSize(), task -> {
+            EventLoopThread thread = new EventLoopThread(this, task,
+                    config.name() + "-loop-" + threadNumber.getAndIncrement());
+            loopThreads.add(thread);
+            return thread;
+        }, ProducerType.MULTI, waitStrategy(config.waitStrategy()));
+        for (int i = 0; i < loops.length; i++) {
+            loops[i] = new EventLoop(i);
+            watchdog.watch(loops[i].probe());
+        }
+        disruptor.handleEventsWith(loops);
+        disruptor.setDefaultExceptionHandler(new LoopExceptionHandler());
+        this.ring = disruptor.start();
+        watchdog.start();
+        this.replies = new ReplyRouter(this, Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36));
+        replies.registerScopes();
+    }
+
+    private static com.lmax.disruptor.WaitStrategy waitStrategy(WaitStrategy strategy) {
+        return switch (strategy) {
+            case BLOCKING -> new BlockingWaitStrategy();
+            case SLEEPING -> new SleepingWaitStrategy();
+            case YIELDING -> new YieldingWaitStrategy();
+            case BUSY_SPIN -> new BusySpinWaitStrategy();
+        };
+    }
+
+    // ---------------------------------------------------------------- publish
+
+    @Override
+    public Scope scope() {
+        return Scope.ROOT;
+    }
+
+    @Override
+    public void publish(String subject, String replyTo, Headers headers, Object payload) {
+        publish(Scope.ROOT, subject, replyTo, headers, payload, true);
+    }
+
+    @Override
+    public boolean tryPublish(String subject, String replyTo, Headers headers, Object payload) {
+        return publish(Scope.ROOT, subject, replyTo, headers, payload, false);
+    }
+
+    /**
+     * Publishes for a client of {@code clientScope}.
+     *
+     * @param wait whether to wait for ring capacity, or return {@code false} at once
+     */
+    boolean publish(Scope clientScope, String subject, String replyTo, Headers headers, Object payload,
+                    boolean wait) {
+        if (closed) {
+            throw closedException("publish");
+        }
+        Route route = index.route(subject);
+        if (!clientScope.includes(route.scope)) {
+            throw new ScopeViolationException("publish", subject, route.scope, clientScope);
+        }
+        if (replyTo != null) {
+            SubjectPattern.literalTokens(replyTo, "replyTo");
+        }
+        long sequence;
+        try {
+            sequence = ring.tryNext();
+        } catch (InsufficientCapacityException full) {
+            if (!wait) {
+                rejected.increment();
+                return false;
+            }
+            sequence = claimSlowPath();
+        }
+        MessageSlot slot = ring.get(sequence);
+        slot.set(route, subject, replyTo, headers == null ? Headers.EMPTY : headers, payload);
+        // The claim above was a CAS (a full fence): either close() sees this slot in its drain,
+        // or we see closed here and cancel the slot.
+        if (closed) {
+            slot.route = null;
+            ring.publish(sequence);
+            cancelled.increment();
+            throw closedException("publish");
+        }
+        ring.publish(sequence);
+        return true;
+    }
+
+    private long claimSlowPath() {
+        if (Thread.currentThread() instanceof EventLoopThread loop && loop.broker == this) {
+            throw new IllegalStateException("the ring is full and publish() was called on event loop "
+                    + loop.getName() + ", which would wait for itself: use tryPublish() there, or a WORKER or "
+                    + "VIRTUAL subscription, or a larger ringSize (ringSize=" + config.ringSize() + ")");
+        }
+        publishWaits.increment();
+        int attempts = 0;
+        long park = 1_000;
+        for (;;) {
+            if (closed) {
+                throw closedException("publish");
+            }
+            try {
+                return ring.tryNext();
+            } catch (InsufficientCapacityException full) {
+                attempts++;
+                if (attempts < SPINS_BEFORE_YIELD) {
+                    Thread.onSpinWait();
+                } else if (attempts < SPINS_BEFORE_YIELD + YIELDS_BEFORE_PARK) {
+                    Thread.yield();
+                } else {
+                    LockSupport.parkNanos(park);
+                    park = Math.min(park * 2, MAX_PARK_NANOS);
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- subscribe
+
+    @Override
+    public Subscription subscribe(String pattern, MessageHandler handler, SubscribeOptions options) {
+        return subscribeInternal(Scope.ROOT, pattern, handler, options);
+    }
+
+    Subscriber subscribeInternal(Scope clientScope, String pattern, MessageHandler handler, SubscribeOptions options) {
+        if (handler == null) {
+            throw new IllegalArgumentException("handler must not be null (pattern='" + pattern + "')");
+        }
+        if (options == null) {
+            throw new IllegalArgumentException("options must not be null (pattern='" + pattern + "')");
+        }
+        if (closed) {
+            throw closedException("subscribe");
+        }
+        SubjectPattern parsed = SubjectPattern.parse(pattern);
+        if (!parsed.isWildcard()) {
+            Scope subjectScope = index.scopeOf(parsed.tokens());
+            if (!clientScope.includes(subjectScope)) {
+                throw new ScopeViolationException("subscribe", pattern, subjectScope, clientScope);
+            }
+        }
+        ExecutionMode mode = options.mode();
+        if (mode == ExecutionMode.EVENT_LOOP && !options.ordered()) {
+            throw new IllegalArgumentException("ordered=false needs mode WORKER or VIRTUAL: an event loop runs one "
+                    + "handler at a time (pattern='" + pattern + "', mode=" + mode + ")");
+        }
+        String group = options.queueGroup();
+        // Every member of a queue group is served by the same loop, which picks one per message.
+        int loop = Math.floorMod(group != null ? group.hashCode() : nextLoop.getAndIncrement(), loops.length);
+        long id = nextSubscriptionId.incrementAndGet();
+        long maxExecuteNanos = maxExecuteNanos(options);
+        Subscriber subscriber = switch (mode) {
+            case EVENT_LOOP -> new EventLoopSubscriber(this, id, parsed, clientScope, options, handler, loop,
+                    maxExecuteNanos);
+            case WORKER -> new BufferedSubscriber(this, id, parsed, clientScope, options, handler, loop,
+                    maxExecuteNanos, workerPool(), true);
+            case VIRTUAL -> new BufferedSubscriber(this, id, parsed, clientScope, options, handler, loop,
+                    maxExecuteNanos, virtualExecutor(), false);
+        };
+        subscribers.put(id, subscriber);
+        index.add(subscriber);
+        if (closed) {
+            subscriber.retire();
+            throw closedException("subscribe");
+        }
+        return subscriber;
+    }
+
+    private long maxExecuteNanos(SubscribeOptions options) {
+        if (options.maxExecuteTime() != null) {
+            return options.maxExecuteTime().toNanos();
+        }
+        return switch (options.mode()) {
+            case EVENT_LOOP -> config.maxEventLoopExecuteTime().toNanos();
+            case WORKER -> config.maxWorkerExecuteTime().toNanos();
+            case VIRTUAL -> config.maxVirtualExecuteTime().toNanos();
+        };
+    }
+
+    private ExecutorService workerPool() {
+        lifecycleLock.lock();
+        try {
+            if (workerPool == null) {
+                AtomicInteger number = new AtomicInteger();
+                int size = config.workerPoolSize();
+                // The queue holds drain tasks, at most one per unordered-concurrency slot of each
+                // subscription: bounded by the subscriptions, not by the messages.
+                workerPool = new ThreadPoolExecutor(size, size, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
+                        task -> {
+                            Thread thread = new Thread(task, config.name() + "-worker-" + number.getAndIncrement());
+                            thread.setDaemon(true);
+                            return thread;
+                        });
+            }
+            return workerPool;
+        } finally {
+            lifecycleLock.unlock();
+        }
+    }
+
+    private ExecutorService virtualExecutor() {
+        lifecycleLock.lock();
+        try {
+            if (virtualExecutor == null) {
+                virtualExecutor = Executors.newThreadPerTaskExecutor(
+                        Thread.ofVirtual().name(config.name() + "-virtual-", 0).factory());
+            }
+            return virtualExecutor;
+        } finally {
+            lifecycleLock.unlock();
+        }
+    }
+
+    /** Called once per subscriber when it stops: removes it from routing and keeps its count. */
+    void retire(Subscriber subscriber) {
+        index.remove(subscriber);
+        if (subscribers.remove(subscriber.id()) != null) {
+            retiredDelivered.add(subscriber.delivered());
+        }
+    }
+
+    // ---------------------------------------------------------------- request / reply
+
+    @Override
+    public CompletableFuture<Message> request(String subject, Headers headers, Object payload, Duration timeout) {
+        return request(Scope.ROOT, subject, headers, payload, timeout);
+    }
+
+    CompletableFuture<Message> request(Scope clientScope, String subject, Headers headers, Object payload,
+                                       Duration timeout) {
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive: timeout=" + timeout);
+        }
+        if (closed) {
+            throw closedException("request");
+        }
+        Route route = index.route(subject);
+        if (!clientScope.includes(route.scope)) {
+            throw new ScopeViolationException("request", subject, route.scope, clientScope);
+        }
+        if (route.targets == 0) {
+            return CompletableFuture.failedFuture(new NoRespondersException(subject));
+        }
+        CompletableFuture<Message> reply = new CompletableFuture<>();
+        String inbox = replies.open(route.scope, reply);
+        reply.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        try {
+            publish(clientScope, subject, inbox, headers, payload, true);
+        } catch (RuntimeException e) {
+            replies.cancel(inbox);
+            throw e;
+        }
+        return reply;
+    }
+
+    // ---------------------------------------------------------------- scopes, clients, stats
+
+    @Override
+    public void registerSubject(String pattern, Scope scope) {
+        if (scope == null) {
+            throw new IllegalArgumentException("scope must not be null (pattern='" + pattern + "')");
+        }
+        index.register(SubjectPattern.parse(pattern), scope);
+    }
+
+    @Override
+    public Scope scopeOf(String subject) {
+        return index.route(subject).scope;
+    }
+
+    @Override
+    public Client client(Scope scope) {
+        if (scope == null) {
+            throw new IllegalArgumentException("scope must not be null");
+        }
+        return clients[scope.ordinal()];
+    }
+
+    @Override
+    public BrokerStats stats() {
+        Map<DropReason, Long> drops = new EnumMap<>(DropReason.class);
+        for (DropReason reason : DropReason.values()) {
+            drops.put(reason, dropped[reason.ordinal()].sum());
+        }
+        long delivered = retiredDelivered.sum();
+        List<BrokerStats.SubscriptionStats> subscriptions = new ArrayList<>(subscribers.size());
+        for (Subscriber s : subscribers.values()) {
+            long count = s.delivered();
+            delivered += count;
+            subscriptions.add(new BrokerStats.SubscriptionStats(s.id(), s.pattern(), s.scope(), s.options().mode(),
+                    s.options().queueGroup(), s.pending(), count, s.dropped()));
+        }
+        subscriptions.sort((a, b) -> Long.compare(a.id(), b.id()));
+        return new BrokerStats(ring.getCursor() + 1 - cancelled.sum(), rejected.sum(), publishWaits.sum(),
+                delivered, Map.copyOf(drops), handlerErrors.sum(), config.ringSize(), ring.remainingCapacity(),
+                watchdog.warnings(), List.copyOf(subscriptions));
+    }
+
+    // ---------------------------------------------------------------- callbacks from subscribers
+
+    Watchdog watchdog() {
+        return watchdog;
+    }
+
+    boolean isHalted() {
+        return halted;
+    }
+
+    void countDrop(DropReason reason, long count) {
+        dropped[reason.ordinal()].add(count);
+    }
+
+    void slowConsumer(Subscriber subscriber) {
+        slowConsumers.increment();
+        LOG.warn("slow consumer disconnected: {} (buffer of {} full)", subscriber, subscriber.options().bufferSize());
+    }
+
+    /** Reports a handler's exception; rethrows a {@link VirtualMachineError} after reporting it. */
+    void handlerFailed(Throwable error, Message message, Subscription subscription) {
+        handlerErrors.increment();
+        try {
+            errorHandler.onError(error, message, subscription);
+        } catch (Throwable handlerError) {
+            LOG.error("error handler threw while reporting a handler exception; carrying on", handlerError);
+        }
+        if (error instanceof VirtualMachineError fatal) {
+            throw fatal;
+        }
+    }
+
+    private static void logHandlerError(Throwable error, Message message, Subscription subscription) {
+        LOG.error("handler of {} threw on subject '{}'", subscription, message.subject(), error);
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    @Override
+    public boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public void close() {
+        close(config.shutdownTimeout());
+    }
+
+    @Override
+    public void close(Duration drainTimeout) {
+        if (drainTimeout == null || drainTimeout.isNegative()) {
+            throw new IllegalArgumentException("drainTimeout must be >= 0: drainTimeout=" + drainTimeout);
+        }
+        lifecycleLock.lock();
+        try {
+            if (terminated) {
+                return;
+            }
+            closed = true;
+            long deadline = System.nanoTime() + drainTimeout.toNanos();
+            awaitDrained(deadline);
+            countUndelivered();
+            halted = true;
+            for (Subscriber subscriber : subscribers.values()) {
+                subscriber.retire();
+            }
+            disruptor.halt();
+            stopLoopThreads(Math.max(deadline - System.nanoTime(), TimeUnit.SECONDS.toNanos(1)));
+            shutdown(workerPool, "worker pool");
+            shutdown(virtualExecutor, "virtual-thread executor");
+            watchdog.stop();
+            replies.failAll(closedException("request"));
+            terminated = true;
+        } finally {
+            lifecycleLock.unlock();
+        }
+    }
+
+    private void awaitDrained(long deadline) {
+        long park = 10_000;
+        while (System.nanoTime() - deadline < 0) {
+            if (ring.getMinimumGatingSequence() >= ring.getCursor() && buffersIdle()) {
+                return;
+            }
+            LockSupport.parkNanos(park);
+            park = Math.min(park * 2, TimeUnit.MILLISECONDS.toNanos(5));
+        }
+    }
+
+    private boolean buffersIdle() {
+        for (Subscriber subscriber : subscribers.values()) {
+            if (subscriber instanceof BufferedSubscriber buffered && !buffered.isIdle()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void countUndelivered() {
+        long inRing = ring.getCursor() - ring.getMinimumGatingSequence();
+        if (inRing > 0) {
+            countDrop(DropReason.SHUTDOWN, inRing);
+            LOG.warn("closing with {} messages not yet dispatched after the drain timeout", inRing);
+        }
+        for (Subscriber subscriber : subscribers.values()) {
+            if (subscriber instanceof BufferedSubscriber buffered) {
+                buffered.dropBuffered(DropReason.SHUTDOWN);
+            }
+        }
+    }
+
+    private void stopLoopThreads(long graceNanos) {
+        long deadline = System.nanoTime() + graceNanos;
+        for (EventLoopThread thread : loopThreads) {
+            try {
+                thread.join(Math.max(1, Math.min(100, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
+                if (thread.isAlive()) {
+                    // A handler is blocked: interrupt it so the loop can see the halt.
+                    thread.interrupt();
+                    thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+                }
+                if (thread.isAlive()) {
+                    LOG.warn("event loop {} did not stop: a handler ignores interruption", thread.getName());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private static void shutdown(ExecutorService executor, String what) {
+        if (executor == null) {
+            return;
+        }
+        executor.shutdownNow();
+        try {
+            if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
+                LOG.warn("{} did not stop within 5 s: a handler ignores interruption", what);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private IllegalStateException closedException(String action) {
+        return new IllegalStateException("broker '" + config.name() + "' is closed: cannot " + action);
+    }
+
+    /** Keeps event loops alive: logs what escaped a dispatch (only a VirtualMachineError can). */
+    private static final class LoopExceptionHandler implements ExceptionHandler<MessageSlot> {
+        @Override
+        public void handleEventException(Throwable error, long sequence, MessageSlot slot) {
+            LOG.error("event loop caught an error at sequence {} (subject '{}'); continuing", sequence,
+                    slot == null ? null : slot.subject, error);
+        }
+
+        @Override
+        public void handleOnStartException(Throwable error) {
+            LOG.error("event loop failed to start", error);
+        }
+
+        @Override
+        public void handleOnShutdownException(Throwable error) {
+            LOG.error("event loop failed to shut down", error);
+        }
+    }
+}

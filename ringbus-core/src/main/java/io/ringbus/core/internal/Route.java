@@ -1,0 +1,82 @@
+package io.ringbus.core.internal;
+
+import io.ringbus.core.Scope;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where the messages of one literal subject go: the subject's scope and, per event loop, the
+ * subscribers and queue groups it serves. Built once per subject and index snapshot, then only
+ * read by publishers and event loops (the queue groups' round-robin cursors aside).
+ */
+final class Route {
+    private static final Subscriber[] NO_SUBSCRIBERS = new Subscriber[0];
+    private static final QueueGroupRoute[] NO_GROUPS = new QueueGroupRoute[0];
+
+    final Scope scope;
+    /** {@code subscribers[loop]}: the non-group subscribers served by event loop {@code loop}. */
+    final Subscriber[][] subscribers;
+    /** {@code groups[loop]}: the queue groups served by event loop {@code loop}. */
+    final QueueGroupRoute[][] groups;
+    /** Subscribers and queue groups in all; 0 means nobody can receive the subject. */
+    final int targets;
+
+    private Route(Scope scope, Subscriber[][] subscribers, QueueGroupRoute[][] groups, int targets) {
+        this.scope = scope;
+        this.subscribers = subscribers;
+        this.groups = groups;
+        this.targets = targets;
+    }
+
+    /**
+     * Builds the route of a subject.
+     *
+     * @param scope      the subject's scope
+     * @param candidates the subscribers whose pattern matches the subject
+     * @param eventLoops the number of event loops
+     */
+    static Route build(Scope scope, List<Subscriber> candidates, int eventLoops) {
+        List<List<Subscriber>> perLoop = new ArrayList<>(eventLoops);
+        for (int i = 0; i < eventLoops; i++) {
+            perLoop.add(new ArrayList<>());
+        }
+        Map<String, List<Subscriber>> byGroup = new LinkedHashMap<>();
+        for (Subscriber candidate : candidates) {
+            // A subscriber sees only subjects at or below its own scope.
+            if (!candidate.isActive() || !candidate.scope().includes(scope)) {
+                continue;
+            }
+            String group = candidate.options().queueGroup();
+            if (group == null) {
+                perLoop.get(candidate.loopIndex()).add(candidate);
+            } else {
+                byGroup.computeIfAbsent(group, g -> new ArrayList<>()).add(candidate);
+            }
+        }
+        Subscriber[][] subscribers = new Subscriber[eventLoops][];
+        int targets = 0;
+        for (int i = 0; i < eventLoops; i++) {
+            List<Subscriber> list = perLoop.get(i);
+            subscribers[i] = list.isEmpty() ? NO_SUBSCRIBERS : list.toArray(NO_SUBSCRIBERS);
+            targets += list.size();
+        }
+        List<List<QueueGroupRoute>> groupsPerLoop = new ArrayList<>(eventLoops);
+        for (int i = 0; i < eventLoops; i++) {
+            groupsPerLoop.add(new ArrayList<>());
+        }
+        for (List<Subscriber> members : byGroup.values()) {
+            // Every member of a group is bound to the same loop (see Subscriber#loopIndex).
+            groupsPerLoop.get(members.get(0).loopIndex()).add(new QueueGroupRoute(members.toArray(NO_SUBSCRIBERS)));
+            targets++;
+        }
+        QueueGroupRoute[][] groups = new QueueGroupRoute[eventLoops][];
+        for (int i = 0; i < eventLoops; i++) {
+            List<QueueGroupRoute> list = groupsPerLoop.get(i);
+            groups[i] = list.isEmpty() ? NO_GROUPS : list.toArray(NO_GROUPS);
+        }
+        return new Route(scope, subscribers, groups, targets);
+    }
+}

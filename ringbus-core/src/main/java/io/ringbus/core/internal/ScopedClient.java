@@ -1,0 +1,53 @@
+package io.ringbus.core.internal;
+
+import io.ringbus.core.Client;
+import io.ringbus.core.Headers;
+import io.ringbus.core.Message;
+import io.ringbus.core.MessageHandler;
+import io.ringbus.core.Scope;
+import io.ringbus.core.SubscribeOptions;
+import io.ringbus.core.Subscription;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/** A view of a {@link RingBroker} limited to one scope. */
+final class ScopedClient implements Client {
+    private final RingBroker broker;
+    private final Scope scope;
+
+    ScopedClient(RingBroker broker, Scope scope) {
+        this.broker = broker;
+        this.scope = scope;
+    }
+
+    @Override
+    public Scope scope() {
+        return scope;
+    }
+
+    @Override
+    public void publish(String subject, String replyTo, Headers headers, Object payload) {
+        broker.publish(scope, subject, replyTo, headers, payload, true);
+    }
+
+    @Override
+    public boolean tryPublish(String subject, String replyTo, Headers headers, Object payload) {
+        return broker.publish(scope, subject, replyTo, headers, payload, false);
+    }
+
+    @Override
+    public Subscription subscribe(String pattern, MessageHandler handler, SubscribeOptions options) {
+        return broker.subscribeInternal(scope, pattern, handler, options);
+    }
+
+    @Override
+    public CompletableFuture<Message> request(String subject, Headers headers, Object payload, Duration timeout) {
+        return broker.request(scope, subject, headers, payload, timeout);
+    }
+
+    @Override
+    public String toString() {
+        return "Client{scope=" + scope + '}';
+    }
+}

@@ -1,0 +1,132 @@
+package io.ringbus.core.internal;
+
+import io.ringbus.core.MessageHandler;
+import io.ringbus.core.Scope;
+import io.ringbus.core.SubscribeOptions;
+import io.ringbus.core.Subscription;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A subscription as the broker sees it: bound to one event loop, which hands it every matching
+ * message in ring order through {@link #deliver}.
+ */
+abstract class Subscriber implements Subscription {
+    final RingBroker broker;
+    final MessageHandler handler;
+    private final long id;
+    private final SubjectPattern pattern;
+    private final Scope scope;
+    private final SubscribeOptions options;
+    private final int loopIndex;
+    private final long maxExecuteNanos;
+    private final AtomicBoolean retired = new AtomicBoolean();
+    /** Read on every dispatch: a volatile load is a plain load on x86. */
+    private volatile boolean active = true;
+    /** Total deliveries after which to unsubscribe; Long.MAX_VALUE for none. */
+    volatile long deliveryLimit = Long.MAX_VALUE;
+
+    Subscriber(RingBroker broker, long id, SubjectPattern pattern, Scope scope, SubscribeOptions options,
+               MessageHandler handler, int loopIndex, long maxExecuteNanos) {
+        this.broker = broker;
+        this.id = id;
+        this.pattern = pattern;
+        this.scope = scope;
+        this.options = options;
+        this.handler = handler;
+        this.loopIndex = loopIndex;
+        this.maxExecuteNanos = maxExecuteNanos;
+    }
+
+    /**
+     * Called on this subscriber's event loop for each matching message.
+     *
+     * @return {@code false} when inactive, so that a queue group tries another member
+     */
+    abstract boolean deliver(MessageSlot slot, HandlerProbe probe);
+
+    /** Frees what the subscriber holds once it is retired; buffered messages are discarded. */
+    abstract void onRetire();
+
+    final SubjectPattern subjectPattern() {
+        return pattern;
+    }
+
+    /** The event loop serving this subscriber; the same for every member of a queue group. */
+    final int loopIndex() {
+        return loopIndex;
+    }
+
+    final long maxExecuteNanos() {
+        return maxExecuteNanos;
+    }
+
+    @Override
+    public final long id() {
+        return id;
+    }
+
+    @Override
+    public final String pattern() {
+        return pattern.text();
+    }
+
+    @Override
+    public final Scope scope() {
+        return scope;
+    }
+
+    @Override
+    public final SubscribeOptions options() {
+        return options;
+    }
+
+    @Override
+    public final boolean isActive() {
+        return active;
+    }
+
+    @Override
+    public final void unsubscribe() {
+        retire();
+    }
+
+    @Override
+    public final void unsubscribeAfter(long maxMessages) {
+        if (maxMessages <= 0) {
+            throw new IllegalArgumentException("maxMessages must be > 0: maxMessages=" + maxMessages);
+        }
+        deliveryLimit = maxMessages;
+        if (delivered() >= maxMessages) {
+            retire();
+        }
+    }
+
+    /**
+     * Stops delivery and removes the subscriber from the index; idempotent.
+     *
+     * @return {@code true} for the call that retired it
+     */
+    final boolean retire() {
+        active = false;
+        if (!retired.compareAndSet(false, true)) {
+            return false;
+        }
+        broker.retire(this);
+        onRetire();
+        return true;
+    }
+
+    /** Retires the subscriber once its delivery limit is reached; called after each delivery. */
+    final void checkDeliveryLimit(long deliveredNow) {
+        if (deliveredNow >= deliveryLimit) {
+            retire();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Subscription{id=" + id + ", pattern=" + pattern.text() + ", scope=" + scope + ", mode="
+                + options.mode() + (options.queueGroup() == null ? "" : ", queueGroup=" + options.queueGroup()) + '}';
+    }
+}
