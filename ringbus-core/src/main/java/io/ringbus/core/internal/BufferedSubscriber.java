@@ -6,7 +6,7 @@ import io.ringbus.core.MessageHandler;
 import io.ringbus.core.OverflowPolicy;
 import io.ringbus.core.Scope;
 import io.ringbus.core.SubscribeOptions;
-import org.jctools.queues.MpmcArrayQueue;
+import org.jctools.queues.atomic.MpmcAtomicArrayQueue;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -29,7 +29,7 @@ final class BufferedSubscriber extends Subscriber {
     private static final int WORKER_BATCH = 256;
     private static final long MAX_BLOCK_PARK_NANOS = 100_000;
 
-    private final MpmcArrayQueue<Message> queue;
+    private final MpmcAtomicArrayQueue<Message> queue;
     private final int capacity;
     private final int maxDrainers;
     private final Executor executor;
@@ -45,7 +45,7 @@ final class BufferedSubscriber extends Subscriber {
                        boolean yieldAfterBatch) {
         super(broker, id, pattern, scope, options, handler, loopIndex, maxExecuteNanos);
         this.capacity = options.bufferSize();
-        this.queue = new MpmcArrayQueue<>(capacity);
+        this.queue = new MpmcAtomicArrayQueue<>(capacity);
         this.maxDrainers = options.ordered() ? 1 : options.maxConcurrency();
         this.executor = executor;
         this.yieldAfterBatch = yieldAfterBatch;
