@@ -119,7 +119,8 @@ final class BufferedSubscriber extends Subscriber {
     private void startDrainer() {
         for (;;) {
             int running = drainers.get();
-            if (running >= maxDrainers || running >= size.get()) {
+            // Drainers busy in a handler cannot take the new message: start another, up to the limit.
+            if (running >= maxDrainers) {
                 return;
             }
             if (drainers.compareAndSet(running, running + 1)) {

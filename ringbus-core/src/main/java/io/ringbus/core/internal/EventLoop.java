@@ -1,6 +1,7 @@
 package io.ringbus.core.internal;
 
 import com.lmax.disruptor.EventHandler;
+import com.lmax.disruptor.Sequence;
 import io.ringbus.core.ExecutionMode;
 
 /**
@@ -11,6 +12,7 @@ import io.ringbus.core.ExecutionMode;
 final class EventLoop implements EventHandler<MessageSlot> {
     private final int index;
     private final HandlerProbe probe = new HandlerProbe(ExecutionMode.EVENT_LOOP, null);
+    private Sequence progress = new Sequence();
 
     EventLoop(int index) {
         this.index = index;
@@ -36,9 +38,17 @@ final class EventLoop implements EventHandler<MessageSlot> {
         for (int i = 0; i < subscribers.length; i++) {
             subscribers[i].deliver(slot, probe);
         }
-        QueueGroupRoute[] groups = route.groups[index];
+        QueueGroupRoute[] groups = route.groups;
         for (int i = 0; i < groups.length; i++) {
-            groups[i].deliver(slot, probe);
+            groups[i].deliver(slot, sequence, index, probe);
         }
+        // Free the slot now rather than at the end of the batch: with a slow handler, a batch can
+        // hold the whole ring while most of it has been handled already.
+        progress.set(sequence);
+    }
+
+    @Override
+    public void setSequenceCallback(Sequence sequenceCallback) {
+        this.progress = sequenceCallback;
     }
 }

@@ -1,30 +1,39 @@
 package io.ringbus.core.internal;
 
 /**
- * The members of one queue group for one subject. Each message goes to one active member, chosen
- * round-robin. Used only by the single event loop that serves the group, so the cursor needs no
- * synchronization.
+ * The members of one queue group for one subject; each message goes to one active member.
+ *
+ * <p>Members may be served by different event loops, so the choice must be the same on every
+ * loop without any coordination: member {@code sequence % n}, delivered only by the loop that
+ * serves it. If that member has just been unsubscribed (the route is rebuilt, but messages
+ * already in the ring carry the old one), its loop falls back to another active member it serves;
+ * when it serves none, the message is not delivered to this group, as in NATS.
  */
 final class QueueGroupRoute {
     private final Subscriber[] members;
-    private int next;
 
     QueueGroupRoute(Subscriber[] members) {
         this.members = members;
     }
 
-    /** Hands the message to the next active member; called only on the group's event loop. */
-    void deliver(MessageSlot slot, HandlerProbe probe) {
+    /** Called by every event loop for each message of the route; delivers on the chosen member's loop. */
+    void deliver(MessageSlot slot, long sequence, int loop, HandlerProbe probe) {
         Subscriber[] members = this.members;
         int n = members.length;
-        int start = next;
-        for (int i = 0; i < n; i++) {
-            int index = start + i;
-            if (index >= n) {
-                index -= n;
-            }
-            if (members[index].deliver(slot, probe)) {
-                next = index + 1 == n ? 0 : index + 1;
+        int chosen = n == 1 ? 0 : (int) (sequence % n);
+        Subscriber member = members[chosen];
+        if (member.loopIndex() != loop || member.deliver(slot, probe)) {
+            return;
+        }
+        deliverSlowPath(slot, chosen, loop, probe);
+    }
+
+    private void deliverSlowPath(MessageSlot slot, int chosen, int loop, HandlerProbe probe) {
+        Subscriber[] members = this.members;
+        int n = members.length;
+        for (int i = 1; i < n; i++) {
+            Subscriber other = members[(chosen + i) % n];
+            if (other.loopIndex() == loop && other.deliver(slot, probe)) {
                 return;
             }
         }

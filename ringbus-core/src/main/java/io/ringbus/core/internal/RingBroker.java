@@ -250,9 +250,7 @@ public final class RingBroker implements Broker {
             throw new IllegalArgumentException("ordered=false needs mode WORKER or VIRTUAL: an event loop runs one "
                     + "handler at a time (pattern='" + pattern + "', mode=" + mode + ")");
         }
-        String group = options.queueGroup();
-        // Every member of a queue group is served by the same loop, which picks one per message.
-        int loop = Math.floorMod(group != null ? group.hashCode() : nextLoop.getAndIncrement(), loops.length);
+        int loop = Math.floorMod(nextLoop.getAndIncrement(), loops.length);
         long id = nextSubscriptionId.incrementAndGet();
         long maxExecuteNanos = maxExecuteNanos(options);
         Subscriber subscriber = switch (mode) {

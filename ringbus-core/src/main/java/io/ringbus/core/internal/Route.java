@@ -10,21 +10,20 @@ import java.util.Map;
 /**
  * Where the messages of one literal subject go: the subject's scope and, per event loop, the
  * subscribers and queue groups it serves. Built once per subject and index snapshot, then only
- * read by publishers and event loops (the queue groups' round-robin cursors aside).
+ * read by publishers and event loops.
  */
 final class Route {
     private static final Subscriber[] NO_SUBSCRIBERS = new Subscriber[0];
-    private static final QueueGroupRoute[] NO_GROUPS = new QueueGroupRoute[0];
 
     final Scope scope;
     /** {@code subscribers[loop]}: the non-group subscribers served by event loop {@code loop}. */
     final Subscriber[][] subscribers;
-    /** {@code groups[loop]}: the queue groups served by event loop {@code loop}. */
-    final QueueGroupRoute[][] groups;
+    /** The queue groups; every event loop looks at each, and one of them delivers. */
+    final QueueGroupRoute[] groups;
     /** Subscribers and queue groups in all; 0 means nobody can receive the subject. */
     final int targets;
 
-    private Route(Scope scope, Subscriber[][] subscribers, QueueGroupRoute[][] groups, int targets) {
+    private Route(Scope scope, Subscriber[][] subscribers, QueueGroupRoute[] groups, int targets) {
         this.scope = scope;
         this.subscribers = subscribers;
         this.groups = groups;
@@ -63,20 +62,12 @@ final class Route {
             subscribers[i] = list.isEmpty() ? NO_SUBSCRIBERS : list.toArray(NO_SUBSCRIBERS);
             targets += list.size();
         }
-        List<List<QueueGroupRoute>> groupsPerLoop = new ArrayList<>(eventLoops);
-        for (int i = 0; i < eventLoops; i++) {
-            groupsPerLoop.add(new ArrayList<>());
-        }
+        QueueGroupRoute[] groups = new QueueGroupRoute[byGroup.size()];
+        int g = 0;
         for (List<Subscriber> members : byGroup.values()) {
-            // Every member of a group is bound to the same loop (see Subscriber#loopIndex).
-            groupsPerLoop.get(members.get(0).loopIndex()).add(new QueueGroupRoute(members.toArray(NO_SUBSCRIBERS)));
-            targets++;
+            groups[g++] = new QueueGroupRoute(members.toArray(NO_SUBSCRIBERS));
         }
-        QueueGroupRoute[][] groups = new QueueGroupRoute[eventLoops][];
-        for (int i = 0; i < eventLoops; i++) {
-            List<QueueGroupRoute> list = groupsPerLoop.get(i);
-            groups[i] = list.isEmpty() ? NO_GROUPS : list.toArray(NO_GROUPS);
-        }
+        targets += groups.length;
         return new Route(scope, subscribers, groups, targets);
     }
 }

@@ -52,7 +52,7 @@ abstract class Subscriber implements Subscription {
         return pattern;
     }
 
-    /** The event loop serving this subscriber; the same for every member of a queue group. */
+    /** The event loop serving this subscriber: it alone calls {@link #deliver}. */
     final int loopIndex() {
         return loopIndex;
     }

@@ -1,0 +1,54 @@
+package io.ringbus.bench;
+
+import io.ringbus.bench.blocking.BlockingCommand;
+import io.ringbus.bench.seed.SeedCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * Entry point of {@code ringbus-bench.jar}: the seed scenario, the blocking scenarios and JMH.
+ *
+ * <pre>
+ * java -jar ringbus-bench.jar seed --rounds 10
+ * java -jar ringbus-bench.jar blocking --duration 10s
+ * java -jar ringbus-bench.jar jmh PublishBenchmark -prof gc
+ * </pre>
+ */
+@Command(name = "ringbus-bench",
+        description = "Runs ringbus side by side with its peers and prints the numbers.",
+        subcommands = {SeedCommand.class, BlockingCommand.class, JmhCommand.class})
+public final class BenchMain implements Runnable {
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    private boolean help;
+
+    /** Creates the top-level command; picocli fills in the options. */
+    public BenchMain() {
+    }
+
+    /**
+     * Runs the command line and exits with its exit code.
+     *
+     * @param args a subcommand and its options
+     */
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /**
+     * Runs the command line without exiting, for tests and embedding.
+     *
+     * @param args a subcommand and its options
+     * @return 0 on success, non-zero when a scenario failed or the arguments were wrong
+     */
+    public static int run(String... args) {
+        return new CommandLine(new BenchMain()).execute(args);
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required: seed, blocking or jmh");
+    }
+}
