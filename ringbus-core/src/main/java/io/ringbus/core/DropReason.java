@@ -1,6 +1,9 @@
 package io.ringbus.core;
 
-/** Why an accepted message did not reach a subscriber. */
+/**
+ * Why an accepted message did not reach a subscriber. Counts are per subscriber: a message that
+ * misses three subscribers counts three.
+ */
 public enum DropReason {
     /** {@link OverflowPolicy#DROP_OLDEST}: evicted from a full subscriber buffer. */
     OVERFLOW_DROP_OLDEST,
@@ -8,6 +11,11 @@ public enum DropReason {
     OVERFLOW_DROP_NEWEST,
     /** {@link OverflowPolicy#DISCONNECT}: the subscriber was closed as a slow consumer. */
     SLOW_CONSUMER_DISCONNECT,
+    /**
+     * A queue group's chosen member was unsubscribed while the message was in flight, and no
+     * other member served by the same event loop could take it.
+     */
+    QUEUE_GROUP_MEMBER_LEFT,
     /** The broker closed before the message could be delivered within the drain timeout. */
     SHUTDOWN
 }

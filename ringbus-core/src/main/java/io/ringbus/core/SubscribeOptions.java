@@ -98,9 +98,10 @@ public final class SubscribeOptions {
 
     /**
      * @param queueGroup name of a queue group: each message goes to one member of the group;
-     *                   {@code null} for none; otherwise a valid subject token
+     *                   {@code null} for none; otherwise a non-empty name without whitespace
+     *                   or control characters (as NATS queue names)
      * @return options with that group
-     * @throws IllegalArgumentException naming the value when empty or containing whitespace or '.'
+     * @throws IllegalArgumentException naming the value when empty or containing whitespace
      */
     public SubscribeOptions queueGroup(String queueGroup) {
         if (queueGroup != null) {

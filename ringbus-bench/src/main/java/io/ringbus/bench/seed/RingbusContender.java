@@ -9,8 +9,9 @@ import io.ringbus.core.Scope;
 import io.ringbus.core.SubscribeOptions;
 
 /**
- * ringbus with scopes on: {@code seed.>} is registered FEDERATED and everything goes through a
- * PRIVATE client, so every publish and subscribe passes the scope check. Subscriptions are
+ * ringbus with scopes and wildcards on: {@code seed.>} is registered FEDERATED, everything goes
+ * through a PRIVATE client, so every publish and subscribe passes the scope check, and half of
+ * the subscriptions are wildcard patterns. Subscriptions are
  * ordered, with {@link OverflowPolicy#BLOCK}; the worker pool has one thread per core, like the
  * seed design's dispatch pool.
  */
@@ -51,10 +52,28 @@ final class RingbusContender implements Contender {
         client = broker.client(Scope.PRIVATE);
         SubscribeOptions options = SubscribeOptions.defaults().mode(mode).ordered(true).overflow(OverflowPolicy.BLOCK);
         for (int s = 0; s < topology.subjects().length; s++) {
-            for (SeedSubscriber subscriber : topology.subscribers()[s]) {
-                client.subscribe(topology.subjects()[s], message -> subscriber.onEvent((SeedEvent) message.payload()), options);
+            String subject = topology.subjects()[s];
+            SeedSubscriber[] subscribers = topology.subscribers()[s];
+            for (int k = 0; k < subscribers.length; k++) {
+                SeedSubscriber subscriber = subscribers[k];
+                client.subscribe(pattern(subject, k), message -> subscriber.onEvent((SeedEvent) message.payload()),
+                        options);
             }
         }
+    }
+
+    /**
+     * Routing with wildcards on: of each subject's subscribers, every 4th subscribes with
+     * {@code seed.typeN.*}, every 4th with {@code seed.typeN.>}, the rest to the literal subject.
+     * Each pattern matches only its own subject, so the dispatch count is unchanged.
+     */
+    private static String pattern(String subject, int subscriber) {
+        String parent = subject.substring(0, subject.lastIndexOf('.'));
+        return switch (subscriber % 4) {
+            case 2 -> parent + ".*";
+            case 3 -> parent + ".>";
+            default -> subject;
+        };
     }
 
     @Override

@@ -20,7 +20,7 @@ public record SeedWorkload(int producers, int eventsPerProducer, int subjects, i
     public static final int MAX_SUBSCRIBERS = 256;
     /** The seed article's workload. */
     public static final SeedWorkload SEED = new SeedWorkload(4, 250_000, 5, 4);
-    /** Prefix of the subject names: {@code seed.type0}, {@code seed.type1}, ... */
+    /** Prefix of the subject names: {@code seed.type0.created}, {@code seed.type1.created}, ... */
     public static final String SUBJECT_PREFIX = "seed.type";
     /** A pattern matching every subject of the scenario. */
     public static final String SUBJECT_PATTERN = "seed.>";
@@ -63,7 +63,7 @@ public record SeedWorkload(int producers, int eventsPerProducer, int subjects, i
      * @return its name
      */
     public static String subjectName(int subject) {
-        return SUBJECT_PREFIX + subject;
+        return SUBJECT_PREFIX + subject + ".created";
     }
 
     private static void check(String what, int value, int max) {

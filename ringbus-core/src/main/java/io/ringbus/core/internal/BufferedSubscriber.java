@@ -37,6 +37,7 @@ final class BufferedSubscriber extends Subscriber {
     private final AtomicInteger size = new AtomicInteger();
     private final AtomicInteger drainers = new AtomicInteger();
     private final AtomicLong delivered = new AtomicLong();
+    private final AtomicLong claimed = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
     private final Runnable drain = this::drain;
 
@@ -54,6 +55,7 @@ final class BufferedSubscriber extends Subscriber {
     @Override
     boolean deliver(MessageSlot slot, HandlerProbe probe) {
         if (!isActive()) {
+            countIfShutdown(1);
             return false;
         }
         if (size.get() >= capacity && !overflowSlowPath(probe, slot)) {
@@ -62,6 +64,11 @@ final class BufferedSubscriber extends Subscriber {
         // Only this subscriber's event loop offers, and size < capacity <= queue capacity: this succeeds.
         queue.offer(slot.copy());
         size.incrementAndGet();
+        if (!isActive()) {
+            // Retired meanwhile: its buffer may have been emptied before our offer.
+            countIfShutdown(discardBuffered());
+            return true;
+        }
         startDrainer();
         return true;
     }
@@ -76,6 +83,7 @@ final class BufferedSubscriber extends Subscriber {
                     long park = 1_000;
                     while (size.get() >= capacity) {
                         if (!isActive() || broker.isHalted()) {
+                            countIfShutdown(1);
                             return false;
                         }
                         LockSupport.parkNanos(park);
@@ -150,7 +158,10 @@ final class BufferedSubscriber extends Subscriber {
                     continue;
                 }
                 size.decrementAndGet();
-                if (!isActive()) {
+                // Claim a delivery first, so that unordered drainers never exceed unsubscribeAfter(n).
+                if (!isActive() || claimed.incrementAndGet() > deliveryLimit) {
+                    countIfShutdown(1);
+                    checkDeliveryLimit(delivered.get());
                     continue;
                 }
                 handle(message, probe);
@@ -202,17 +213,12 @@ final class BufferedSubscriber extends Subscriber {
 
     @Override
     void onRetire() {
-        discardBuffered();
+        countIfShutdown(discardBuffered());
     }
 
     /** @return whether nothing is buffered and no handler is running */
     boolean isIdle() {
         return size.get() == 0 && drainers.get() == 0;
-    }
-
-    /** Counts what is still buffered as dropped for {@code reason} and discards it. */
-    void dropBuffered(DropReason reason) {
-        drop(reason, discardBuffered());
     }
 
     @Override

@@ -10,11 +10,13 @@ import io.ringbus.core.ExecutionMode;
  * were built when the route was cached.
  */
 final class EventLoop implements EventHandler<MessageSlot> {
+    private final RingBroker broker;
     private final int index;
     private final HandlerProbe probe = new HandlerProbe(ExecutionMode.EVENT_LOOP, null);
     private Sequence progress = new Sequence();
 
-    EventLoop(int index) {
+    EventLoop(RingBroker broker, int index) {
+        this.broker = broker;
         this.index = index;
     }
 
@@ -45,6 +47,11 @@ final class EventLoop implements EventHandler<MessageSlot> {
         // Free the slot now rather than at the end of the batch: with a slow handler, a batch can
         // hold the whole ring while most of it has been handled already.
         progress.set(sequence);
+        if (broker.isHalted()) {
+            // close() may have interrupted a blocked handler; a pending interrupt would make the
+            // wait strategy throw and the processor skip a slot.
+            Thread.interrupted();
+        }
     }
 
     @Override

@@ -32,8 +32,9 @@ final class EventLoopSubscriber extends Subscriber {
 
     @Override
     boolean deliver(MessageSlot slot, HandlerProbe probe) {
-        if (!isActive()) {
-            return false;
+        long count = delivered;
+        if (!isActive() || count >= deliveryLimit) {
+            return deliverSlowPath(count);
         }
         probe.enter(this, slot.subject);
         try {
@@ -43,12 +44,22 @@ final class EventLoopSubscriber extends Subscriber {
         } finally {
             probe.exit();
         }
-        long count = delivered + 1;
-        DELIVERED.setOpaque(this, count);
-        if (count >= deliveryLimit) {
-            checkDeliveryLimit(count);
+        DELIVERED.setOpaque(this, count + 1);
+        if (count + 1 >= deliveryLimit) {
+            checkDeliveryLimit(count + 1);
         }
         return true;
+    }
+
+    /** Inactive, or the delivery limit is reached: the handler is not called. */
+    private boolean deliverSlowPath(long count) {
+        if (isActive()) {
+            // Checked before each call on this single thread, so never more than the limit.
+            checkDeliveryLimit(count);
+        } else {
+            countIfShutdown(1);
+        }
+        return false;
     }
 
     @Override

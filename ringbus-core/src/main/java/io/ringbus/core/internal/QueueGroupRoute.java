@@ -1,5 +1,7 @@
 package io.ringbus.core.internal;
 
+import io.ringbus.core.DropReason;
+
 /**
  * The members of one queue group for one subject; each message goes to one active member.
  *
@@ -7,7 +9,8 @@ package io.ringbus.core.internal;
  * loop without any coordination: member {@code sequence % n}, delivered only by the loop that
  * serves it. If that member has just been unsubscribed (the route is rebuilt, but messages
  * already in the ring carry the old one), its loop falls back to another active member it serves;
- * when it serves none, the message is not delivered to this group, as in NATS.
+ * when it serves none, the message is not delivered to this group, as in NATS, and is counted as
+ * {@link io.ringbus.core.DropReason#QUEUE_GROUP_MEMBER_LEFT}.
  */
 final class QueueGroupRoute {
     private final Subscriber[] members;
@@ -25,10 +28,10 @@ final class QueueGroupRoute {
         if (member.loopIndex() != loop || member.deliver(slot, probe)) {
             return;
         }
-        deliverSlowPath(slot, chosen, loop, probe);
+        deliverSlowPath(member, slot, chosen, loop, probe);
     }
 
-    private void deliverSlowPath(MessageSlot slot, int chosen, int loop, HandlerProbe probe) {
+    private void deliverSlowPath(Subscriber gone, MessageSlot slot, int chosen, int loop, HandlerProbe probe) {
         Subscriber[] members = this.members;
         int n = members.length;
         for (int i = 1; i < n; i++) {
@@ -37,5 +40,6 @@ final class QueueGroupRoute {
                 return;
             }
         }
+        gone.broker.countDrop(gone.isShutdown() ? DropReason.SHUTDOWN : DropReason.QUEUE_GROUP_MEMBER_LEFT, 1);
     }
 }

@@ -114,7 +114,7 @@ public final class RingBroker implements Broker {
             return thread;
         }, ProducerType.MULTI, waitStrategy(config.waitStrategy()));
         for (int i = 0; i < loops.length; i++) {
-            loops[i] = new EventLoop(i);
+            loops[i] = new EventLoop(this, i);
             watchdog.watch(loops[i].probe());
         }
         disruptor.handleEventsWith(loops);
@@ -461,13 +461,15 @@ public final class RingBroker implements Broker {
             closed = true;
             long deadline = System.nanoTime() + drainTimeout.toNanos();
             awaitDrained(deadline);
-            countUndelivered();
+            // Past the drain: stop handing out messages. Retired subscribers count what they
+            // will not get (buffered, waiting for room, or still in the ring) as SHUTDOWN.
             halted = true;
             for (Subscriber subscriber : subscribers.values()) {
-                subscriber.retire();
+                subscriber.retireForShutdown();
             }
+            passRemainingRing(System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
             disruptor.halt();
-            stopLoopThreads(Math.max(deadline - System.nanoTime(), TimeUnit.SECONDS.toNanos(1)));
+            stopLoopThreads(TimeUnit.SECONDS.toNanos(1));
             shutdown(workerPool, "worker pool");
             shutdown(virtualExecutor, "virtual-thread executor");
             watchdog.stop();
@@ -498,16 +500,31 @@ public final class RingBroker implements Broker {
         return true;
     }
 
-    private void countUndelivered() {
-        long inRing = ring.getCursor() - ring.getMinimumGatingSequence();
-        if (inRing > 0) {
-            countDrop(DropReason.SHUTDOWN, inRing);
-            LOG.warn("closing with {} messages not yet dispatched after the drain timeout", inRing);
-        }
-        for (Subscriber subscriber : subscribers.values()) {
-            if (subscriber instanceof BufferedSubscriber buffered) {
-                buffered.dropBuffered(DropReason.SHUTDOWN);
+    /**
+     * Lets the event loops run through what is left in the ring, now that every subscriber is
+     * retired (each counts its share as SHUTDOWN); interrupts a loop stuck in a handler.
+     */
+    private void passRemainingRing(long deadline) {
+        long interruptAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+        boolean interrupted = false;
+        while (ring.getMinimumGatingSequence() < ring.getCursor()) {
+            long now = System.nanoTime();
+            if (now - deadline >= 0) {
+                LOG.warn("closing with {} messages never dispatched: an event-loop handler ignores interruption",
+                        ring.getCursor() - ring.getMinimumGatingSequence());
+                return;
             }
+            if (!interrupted && now - interruptAt >= 0) {
+                interrupted = true;
+                for (int i = 0; i < loops.length; i++) {
+                    // Only a loop inside a handler: interrupting a waiting loop would skip a slot.
+                    Thread thread = loops[i].probe().thread;
+                    if (thread != null && (loops[i].probe().phaseAcquire() & 1) != 0) {
+                        thread.interrupt();
+                    }
+                }
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
     }
 
@@ -515,12 +532,7 @@ public final class RingBroker implements Broker {
         long deadline = System.nanoTime() + graceNanos;
         for (EventLoopThread thread : loopThreads) {
             try {
-                thread.join(Math.max(1, Math.min(100, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
-                if (thread.isAlive()) {
-                    // A handler is blocked: interrupt it so the loop can see the halt.
-                    thread.interrupt();
-                    thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-                }
+                thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
                 if (thread.isAlive()) {
                     LOG.warn("event loop {} did not stop: a handler ignores interruption", thread.getName());
                 }

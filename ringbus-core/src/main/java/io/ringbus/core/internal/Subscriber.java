@@ -21,6 +21,8 @@ abstract class Subscriber implements Subscription {
     private final int loopIndex;
     private final long maxExecuteNanos;
     private final AtomicBoolean retired = new AtomicBoolean();
+    /** Set before retiring when the broker closes: what is then left undelivered counts as SHUTDOWN. */
+    private volatile boolean shutdown;
     /** Read on every dispatch: a volatile load is a plain load on x86. */
     private volatile boolean active = true;
     /** Total deliveries after which to unsubscribe; Long.MAX_VALUE for none. */
@@ -115,6 +117,24 @@ abstract class Subscriber implements Subscription {
         broker.retire(this);
         onRetire();
         return true;
+    }
+
+    /** Retires the subscriber because the broker is closing. */
+    final void retireForShutdown() {
+        shutdown = true;
+        retire();
+    }
+
+    /** @return whether the broker's close retired this subscriber */
+    final boolean isShutdown() {
+        return shutdown;
+    }
+
+    /** Counts a message this subscriber will not get because the broker closed; no-op otherwise. */
+    final void countIfShutdown(long count) {
+        if (shutdown && count > 0) {
+            broker.countDrop(io.ringbus.core.DropReason.SHUTDOWN, count);
+        }
     }
 
     /** Retires the subscriber once its delivery limit is reached; called after each delivery. */
