@@ -1,5 +1,6 @@
 # Sourced by bin/* and .ci/run: selects a JDK >= 21 and exports JAVA_HOME.
-# Order: $JAVA_HOME if it is >= 21, else the newest JDK >= 21 under /usr/lib/jvm.
+# Order: $JAVA_HOME if it is >= 21, else the newest JDK >= 21 under /usr/lib/jvm
+# (or under $RINGBUS_JVM_DIR when set).
 ringbus_java_major() {
     "$1/bin/java" -XshowSettings:properties -version 2>&1 \
         | sed -n 's/^ *java.specification.version = \([0-9]*\).*/\1/p'
@@ -12,10 +13,10 @@ ringbus_select_jdk() {
         if [ -n "$major" ] && [ "$major" -ge 21 ]; then
             return 0
         fi
-        echo "ringbus: JAVA_HOME=$JAVA_HOME is Java ${major:-unknown}, need >= 21; looking under /usr/lib/jvm" >&2
+        echo "ringbus: JAVA_HOME=$JAVA_HOME is Java ${major:-unknown}, need >= 21; looking for another" >&2
     fi
-    local best="" best_major=0 dir major
-    for dir in /usr/lib/jvm/*; do
+    local best="" best_major=0 dir major jvm_dir="${RINGBUS_JVM_DIR:-/usr/lib/jvm}"
+    for dir in "$jvm_dir"/*; do
         [ -x "$dir/bin/javac" ] || continue
         major=$(ringbus_java_major "$dir")
         [ -n "$major" ] || continue
@@ -25,7 +26,7 @@ ringbus_select_jdk() {
         fi
     done
     if [ -z "$best" ]; then
-        echo "ringbus: no JDK >= 21 found (JAVA_HOME unset or too old, nothing suitable under /usr/lib/jvm)." >&2
+        echo "ringbus: no JDK >= 21 found (JAVA_HOME=${JAVA_HOME:-unset} unusable, nothing suitable under $jvm_dir)." >&2
         echo "ringbus: install one (e.g. apt-get install openjdk-21-jdk-headless) or set JAVA_HOME." >&2
         return 1
     fi
