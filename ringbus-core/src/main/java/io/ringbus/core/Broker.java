@@ -44,6 +44,16 @@ public interface Broker extends Client, AutoCloseable {
      */
     Client client(Scope scope);
 
+    /**
+     * Returns a new client limited to {@code scope} with an identity of its own: the messages it
+     * publishes carry its {@link Client#id()} as {@link Message#origin()}, so its own
+     * subscriptions can recognise them (NATS {@code echo: false}). Cheap: one small object.
+     *
+     * @param scope the most the client may see
+     * @return the client
+     */
+    Client newClient(Scope scope);
+
     /** @return a consistent-enough snapshot of the counters; cheap, may be called from any thread */
     BrokerStats stats();
 

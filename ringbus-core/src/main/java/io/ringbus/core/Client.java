@@ -15,6 +15,23 @@ public interface Client {
     Scope scope();
 
     /**
+     * @return this client's id, carried by every message it publishes as {@link Message#origin()};
+     *         0 for the broker and its shared views ({@link Broker#client(Scope)}), unique for
+     *         each {@link Broker#newClient(Scope)}
+     */
+    long id();
+
+    /**
+     * Tells whether a message published to {@code subject} now would reach at least one
+     * subscriber (used for NATS no-responders).
+     *
+     * @param subject a subject without wildcards
+     * @return {@code true} when some subscription could receive it
+     * @throws IllegalArgumentException when the subject is malformed
+     */
+    boolean hasSubscribers(String subject);
+
+    /**
      * Publishes a message, waiting while the ring is full (backpressure).
      *
      * @param subject a subject without wildcards

@@ -22,6 +22,12 @@ public interface Message {
     Object payload();
 
     /**
+     * @return the id of the client that published the message ({@link Client#id()}); 0 for the
+     *         broker itself and its shared scoped views
+     */
+    long origin();
+
+    /**
      * Returns the payload cast to {@code type}.
      *
      * @param type the expected payload type
@@ -55,6 +61,20 @@ public interface Message {
      * @return an immutable message
      */
     static Message of(String subject, String replyTo, Headers headers, Object payload) {
-        return new DetachedMessage(subject, replyTo, headers == null ? Headers.EMPTY : headers, payload);
+        return new DetachedMessage(subject, replyTo, headers == null ? Headers.EMPTY : headers, payload, 0);
+    }
+
+    /**
+     * Creates a detached message that names its publishing client.
+     *
+     * @param subject the subject
+     * @param replyTo the reply subject or {@code null}
+     * @param headers the headers or {@code null} for none
+     * @param payload the payload or {@code null}
+     * @param origin  the publishing client's id
+     * @return an immutable message
+     */
+    static Message of(String subject, String replyTo, Headers headers, Object payload, long origin) {
+        return new DetachedMessage(subject, replyTo, headers == null ? Headers.EMPTY : headers, payload, origin);
     }
 }

@@ -16,8 +16,10 @@ final class MessageSlot implements Message {
     String replyTo;
     Headers headers;
     Object payload;
+    long origin;
 
-    void set(Route route, String subject, String replyTo, Headers headers, Object payload) {
+    void set(Route route, String subject, String replyTo, Headers headers, Object payload, long origin) {
+        this.origin = origin;
         this.route = route;
         this.subject = subject;
         this.replyTo = replyTo;
@@ -46,8 +48,13 @@ final class MessageSlot implements Message {
     }
 
     @Override
+    public long origin() {
+        return origin;
+    }
+
+    @Override
     public Message copy() {
-        return Message.of(subject, replyTo, headers, payload);
+        return Message.of(subject, replyTo, headers, payload, origin);
     }
 
     @Override

@@ -73,6 +73,7 @@ public final class RingBroker implements Broker {
     private final Client[] clients = new Client[Scope.values().length];
     private final ConcurrentHashMap<Long, Subscriber> subscribers = new ConcurrentHashMap<>();
     private final AtomicLong nextSubscriptionId = new AtomicLong();
+    private final AtomicLong nextClientId = new AtomicLong();
     private final AtomicInteger nextLoop = new AtomicInteger();
     private final ReentrantLock lifecycleLock = new ReentrantLock();
     private final LongAdder rejected = new LongAdder();
@@ -101,7 +102,7 @@ public final class RingBroker implements Broker {
         }
         this.index = new CopyOnWriteSubjectIndex(config.defaultScope(), config.eventLoops(), config.routeCacheSize());
         for (Scope scope : Scope.values()) {
-            clients[scope.ordinal()] = new ScopedClient(this, scope);
+            clients[scope.ordinal()] = new ScopedClient(this, scope, 0);
         }
         this.watchdog = new Watchdog(config.name() + "-watchdog", config.watchdogInterval(),
                 config.blockedHandlerListener());
@@ -143,12 +144,12 @@ public final class RingBroker implements Broker {
 
     @Override
     public void publish(String subject, String replyTo, Headers headers, Object payload) {
-        publish(Scope.ROOT, subject, replyTo, headers, payload, true);
+        publish(Scope.ROOT, 0, subject, replyTo, headers, payload, true);
     }
 
     @Override
     public boolean tryPublish(String subject, String replyTo, Headers headers, Object payload) {
-        return publish(Scope.ROOT, subject, replyTo, headers, payload, false);
+        return publish(Scope.ROOT, 0, subject, replyTo, headers, payload, false);
     }
 
     /**
@@ -156,7 +157,7 @@ public final class RingBroker implements Broker {
      *
      * @param wait whether to wait for ring capacity, or return {@code false} at once
      */
-    boolean publish(Scope clientScope, String subject, String replyTo, Headers headers, Object payload,
+    boolean publish(Scope clientScope, long origin, String subject, String replyTo, Headers headers, Object payload,
                     boolean wait) {
         if (closed) {
             throw closedException("publish");
@@ -179,7 +180,7 @@ public final class RingBroker implements Broker {
             sequence = claimSlowPath();
         }
         MessageSlot slot = ring.get(sequence);
-        slot.set(route, subject, replyTo, headers == null ? Headers.EMPTY : headers, payload);
+        slot.set(route, subject, replyTo, headers == null ? Headers.EMPTY : headers, payload, origin);
         // The claim above was a CAS (a full fence): either close() sees this slot in its drain,
         // or we see closed here and cancel the slot.
         if (closed) {
@@ -327,11 +328,11 @@ public final class RingBroker implements Broker {
 
     @Override
     public CompletableFuture<Message> request(String subject, Headers headers, Object payload, Duration timeout) {
-        return request(Scope.ROOT, subject, headers, payload, timeout);
+        return request(Scope.ROOT, 0, subject, headers, payload, timeout);
     }
 
-    CompletableFuture<Message> request(Scope clientScope, String subject, Headers headers, Object payload,
-                                       Duration timeout) {
+    CompletableFuture<Message> request(Scope clientScope, long origin, String subject, Headers headers,
+                                       Object payload, Duration timeout) {
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive: timeout=" + timeout);
         }
@@ -349,7 +350,7 @@ public final class RingBroker implements Broker {
         String inbox = replies.open(route.scope, reply);
         reply.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
         try {
-            publish(clientScope, subject, inbox, headers, payload, true);
+            publish(clientScope, origin, subject, inbox, headers, payload, true);
         } catch (RuntimeException e) {
             replies.cancel(inbox);
             throw e;
@@ -378,6 +379,29 @@ public final class RingBroker implements Broker {
             throw new IllegalArgumentException("scope must not be null");
         }
         return clients[scope.ordinal()];
+    }
+
+    @Override
+    public Client newClient(Scope scope) {
+        if (scope == null) {
+            throw new IllegalArgumentException("scope must not be null");
+        }
+        return new ScopedClient(this, scope, nextClientId.incrementAndGet());
+    }
+
+    @Override
+    public long id() {
+        return 0;
+    }
+
+    @Override
+    public boolean hasSubscribers(String subject) {
+        return hasSubscribers(Scope.ROOT, subject);
+    }
+
+    boolean hasSubscribers(Scope clientScope, String subject) {
+        Route route = index.route(subject);
+        return clientScope.includes(route.scope) && route.targets > 0;
     }
 
     @Override

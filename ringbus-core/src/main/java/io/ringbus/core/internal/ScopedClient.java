@@ -15,10 +15,22 @@ import java.util.concurrent.CompletableFuture;
 final class ScopedClient implements Client {
     private final RingBroker broker;
     private final Scope scope;
+    private final long id;
 
-    ScopedClient(RingBroker broker, Scope scope) {
+    ScopedClient(RingBroker broker, Scope scope, long id) {
         this.broker = broker;
         this.scope = scope;
+        this.id = id;
+    }
+
+    @Override
+    public long id() {
+        return id;
+    }
+
+    @Override
+    public boolean hasSubscribers(String subject) {
+        return broker.hasSubscribers(scope, subject);
     }
 
     @Override
@@ -28,12 +40,12 @@ final class ScopedClient implements Client {
 
     @Override
     public void publish(String subject, String replyTo, Headers headers, Object payload) {
-        broker.publish(scope, subject, replyTo, headers, payload, true);
+        broker.publish(scope, id, subject, replyTo, headers, payload, true);
     }
 
     @Override
     public boolean tryPublish(String subject, String replyTo, Headers headers, Object payload) {
-        return broker.publish(scope, subject, replyTo, headers, payload, false);
+        return broker.publish(scope, id, subject, replyTo, headers, payload, false);
     }
 
     @Override
@@ -43,11 +55,11 @@ final class ScopedClient implements Client {
 
     @Override
     public CompletableFuture<Message> request(String subject, Headers headers, Object payload, Duration timeout) {
-        return broker.request(scope, subject, headers, payload, timeout);
+        return broker.request(scope, id, subject, headers, payload, timeout);
     }
 
     @Override
     public String toString() {
-        return "Client{scope=" + scope + '}';
+        return "Client{id=" + id + ", scope=" + scope + '}';
     }
 }

@@ -1,0 +1,55 @@
+package io.ringbus.core;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+@Timeout(30)
+class ClientIdentityTest {
+
+    @Test
+    void messagesCarryTheIdOfTheClientThatPublishedThem() throws Exception {
+        try (Broker broker = Broker.builder().name("identity").build()) {
+            Client a = broker.newClient(Scope.PRIVATE);
+            Client b = broker.newClient(Scope.PRIVATE);
+            assertThat(a.id()).isNotZero().isNotEqualTo(b.id());
+            assertThat(broker.id()).isZero();
+            assertThat(broker.client(Scope.PUBLIC).id()).isZero();
+
+            List<Long> origins = new CopyOnWriteArrayList<>();
+            List<Long> copies = new CopyOnWriteArrayList<>();
+            broker.subscribe("x", m -> {
+                origins.add(m.origin());
+                copies.add(m.copy().origin());
+            });
+            a.publish("x", 1);
+            b.publish("x", 2);
+            broker.publish("x", 3);
+            broker.close();
+            assertThat(origins).containsExactly(a.id(), b.id(), 0L);
+            assertThat(copies).containsExactlyElementsOf(origins);
+        }
+    }
+
+    @Test
+    void hasSubscribersSeesOnlySubscriptionsThatCanReceiveTheSubject() {
+        try (Broker broker = Broker.builder().name("interest").defaultScope(Scope.PRIVATE).build()) {
+            broker.registerSubject("pub.>", Scope.PUBLIC);
+            Client edge = broker.newClient(Scope.PUBLIC);
+            assertThat(edge.hasSubscribers("pub.a")).isFalse();
+            Subscription s = edge.subscribe(">", m -> { });
+            assertThat(edge.hasSubscribers("pub.a")).isTrue();
+            // A PUBLIC '>' cannot receive a PRIVATE subject, so nobody can.
+            assertThat(broker.hasSubscribers("secret.a")).isFalse();
+            s.unsubscribe();
+            assertThat(edge.hasSubscribers("pub.a")).isFalse();
+            assertThatThrownBy(() -> edge.hasSubscribers("bad..subject"))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bad..subject");
+        }
+    }
+}
