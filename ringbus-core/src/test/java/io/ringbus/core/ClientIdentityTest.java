@@ -14,7 +14,8 @@ class ClientIdentityTest {
 
     @Test
     void messagesCarryTheIdOfTheClientThatPublishedThem() throws Exception {
-        try (Broker broker = Broker.builder().name("identity").build()) {
+        Broker broker = Broker.builder().name("identity").build();
+        {
             Client a = broker.newClient(Scope.PRIVATE);
             Client b = broker.newClient(Scope.PRIVATE);
             assertThat(a.id()).isNotZero().isNotEqualTo(b.id());
@@ -30,7 +31,7 @@ class ClientIdentityTest {
             a.publish("x", 1);
             b.publish("x", 2);
             broker.publish("x", 3);
-            broker.close();
+            broker.close(); // drains: every message has been handled when it returns
             assertThat(origins).containsExactly(a.id(), b.id(), 0L);
             assertThat(copies).containsExactlyElementsOf(origins);
         }
