@@ -1,0 +1,103 @@
+package io.ringbus.server;
+
+import io.ringbus.core.Broker;
+import io.ringbus.core.BrokerBuilder;
+import io.ringbus.core.Scope;
+import io.ringbus.server.internal.ConfigFile;
+import io.ringbus.server.internal.ServerContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The {@code ringbus-server} command: a standalone broker that NATS clients connect to. Runs
+ * until SIGTERM/SIGINT, then stops accepting, drains the broker and closes every connection.
+ */
+@Command(name = "ringbus-server", mixinStandardHelpOptions = true, versionProvider = RingbusServerMain.Version.class,
+        description = "A ringbus broker that NATS clients talk to (NATS client protocol).")
+public final class RingbusServerMain implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(RingbusServerMain.class);
+
+    @Option(names = {"-p", "--port"}, description = "client port (default: ${DEFAULT-VALUE}, the NATS default)",
+            defaultValue = "-1", showDefaultValue = CommandLine.Help.Visibility.NEVER)
+    private int port;
+
+    @Option(names = {"-a", "--host"}, description = "address to bind (default: 0.0.0.0)")
+    private String host;
+
+    @Option(names = {"-c", "--config"}, description = "configuration file (see docs/server.md)")
+    private Path config;
+
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    /** Supplies {@code --version}. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"ringbus-server " + ServerContext.VERSION + " (Java " + Runtime.version() + ")"};
+        }
+    }
+
+    /**
+     * Runs the command line.
+     *
+     * @param args see {@code --help}
+     */
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new RingbusServerMain()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        ServerConfig.Builder serverConfig = ServerConfig.builder();
+        // Standalone, subjects nobody registered are for network clients: PUBLIC. Registered
+        // patterns (subject.<pattern>=SCOPE) make some FEDERATED, PRIVATE or ROOT.
+        BrokerBuilder brokerBuilder = Broker.builder().name("ringbus").ringSize(65_536).defaultScope(Scope.PUBLIC);
+        Map<String, Scope> subjects = Map.of();
+        try {
+            if (config != null) {
+                subjects = ConfigFile.apply(config, serverConfig, brokerBuilder);
+            }
+            if (port >= 0) {
+                serverConfig.port(port);
+            }
+            if (host != null) {
+                serverConfig.host(host);
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("ringbus-server: " + e.getMessage());
+            return 2;
+        }
+        ServerConfig settings = serverConfig.build();
+        Broker broker = brokerBuilder.build();
+        subjects.forEach(broker::registerSubject);
+        RingbusServer server;
+        try {
+            server = RingbusServer.start(broker, settings);
+        } catch (UncheckedIOException e) {
+            broker.close();
+            System.err.println("ringbus-server: " + e.getCause().getMessage());
+            return 1;
+        }
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("ringbus-shutdown").unstarted(() -> {
+            LOG.info("shutting down: no new connections, draining the broker");
+            server.stopAccepting();
+            broker.close();
+            server.close();
+            LOG.info("stopped: {}", server.stats());
+            stopped.countDown();
+        }));
+        LOG.info("ringbus-server {} listening on {}:{} ({})", ServerContext.VERSION, settings.host(), server.port(),
+                settings.authRequired() ? "auth required" : "no auth, clients are " + settings.noAuthScope());
+        stopped.await();
+        return 0;
+    }
+}

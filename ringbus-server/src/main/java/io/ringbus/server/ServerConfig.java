@@ -1,0 +1,324 @@
+package io.ringbus.server;
+
+import io.ringbus.core.Scope;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Settings of a {@link RingbusServer}: address, limits, keep-alive and credentials. Immutable;
+ * build with {@link #builder()}. Every limit is explicit, bounded and counted in
+ * {@link ServerStats}.
+ *
+ * <p>Authentication: with no token and no user configured, every client is accepted with
+ * {@link #noAuthScope()} (PUBLIC by default, so PRIVATE subjects are unreachable from the
+ * network). Otherwise a client must present a configured token or user/password, which maps it to
+ * that credential's scope.
+ */
+public final class ServerConfig {
+    /** The NATS default client port. */
+    public static final int DEFAULT_PORT = 4222;
+    /** NATS's limit on a control line; fixed by the protocol. */
+    public static final int MAX_CONTROL_LINE = 4_096;
+    /** Largest accepted max_payload: 64 MiB, as nats-server. */
+    public static final int MAX_PAYLOAD_LIMIT = 64 << 20;
+
+    private final String host;
+    private final int port;
+    private final String serverName;
+    private final int maxPayload;
+    private final long maxPending;
+    private final int maxConnections;
+    private final int maxSubscriptions;
+    private final Duration pingInterval;
+    private final int maxPingsOut;
+    private final Duration authTimeout;
+    private final int ioThreads;
+    private final Scope noAuthScope;
+    private final Map<String, Scope> tokens;
+    private final Map<String, UserCredential> users;
+
+    /** A user's password and the scope it grants. */
+    public record UserCredential(String password, Scope scope) {
+        public UserCredential {
+            Objects.requireNonNull(password, "password");
+            Objects.requireNonNull(scope, "scope");
+        }
+
+        @Override
+        public String toString() {
+            return "UserCredential[password=***, scope=" + scope + ']';
+        }
+    }
+
+    private ServerConfig(Builder b) {
+        this.host = b.host;
+        this.port = b.port;
+        this.serverName = b.serverName;
+        this.maxPayload = b.maxPayload;
+        this.maxPending = b.maxPending;
+        this.maxConnections = b.maxConnections;
+        this.maxSubscriptions = b.maxSubscriptions;
+        this.pingInterval = b.pingInterval;
+        this.maxPingsOut = b.maxPingsOut;
+        this.authTimeout = b.authTimeout;
+        this.ioThreads = b.ioThreads;
+        this.noAuthScope = b.noAuthScope;
+        this.tokens = Map.copyOf(b.tokens);
+        this.users = Map.copyOf(b.users);
+    }
+
+    /** @return a builder with the NATS defaults */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return the defaults: 0.0.0.0:4222, no auth */
+    public static ServerConfig defaults() {
+        return builder().build();
+    }
+
+    /** @return the address to bind */
+    public String host() {
+        return host;
+    }
+
+    /** @return the port to bind; 0 picks a free one */
+    public int port() {
+        return port;
+    }
+
+    /** @return the name announced in INFO */
+    public String serverName() {
+        return serverName;
+    }
+
+    /** @return the largest accepted message payload (headers included), in bytes */
+    public int maxPayload() {
+        return maxPayload;
+    }
+
+    /** @return outbound bytes a client may have pending before it is dropped as a slow consumer */
+    public long maxPending() {
+        return maxPending;
+    }
+
+    /** @return the most clients connected at once */
+    public int maxConnections() {
+        return maxConnections;
+    }
+
+    /** @return the most subscriptions one connection may hold */
+    public int maxSubscriptions() {
+        return maxSubscriptions;
+    }
+
+    /** @return how often the server pings a client */
+    public Duration pingInterval() {
+        return pingInterval;
+    }
+
+    /** @return unanswered pings after which a client is closed as stale */
+    public int maxPingsOut() {
+        return maxPingsOut;
+    }
+
+    /** @return how long a client has to send CONNECT when auth is required */
+    public Duration authTimeout() {
+        return authTimeout;
+    }
+
+    /** @return Netty I/O threads */
+    public int ioThreads() {
+        return ioThreads;
+    }
+
+    /** @return the scope of clients when no credentials are configured */
+    public Scope noAuthScope() {
+        return noAuthScope;
+    }
+
+    /** @return token to scope */
+    public Map<String, Scope> tokens() {
+        return tokens;
+    }
+
+    /** @return user name to credential */
+    public Map<String, UserCredential> users() {
+        return users;
+    }
+
+    /** @return whether clients must authenticate */
+    public boolean authRequired() {
+        return !tokens.isEmpty() || !users.isEmpty();
+    }
+
+    @Override
+    public String toString() {
+        return "ServerConfig{host=" + host + ", port=" + port + ", serverName=" + serverName + ", maxPayload="
+                + maxPayload + ", maxPending=" + maxPending + ", maxConnections=" + maxConnections
+                + ", maxSubscriptions=" + maxSubscriptions + ", pingInterval=" + pingInterval + ", maxPingsOut="
+                + maxPingsOut + ", authTimeout=" + authTimeout + ", ioThreads=" + ioThreads + ", noAuthScope="
+                + noAuthScope + ", tokens=" + tokens.size() + ", users=" + users.keySet() + '}';
+    }
+
+    /** Collects settings; each setter validates at once and names the bad value. */
+    public static final class Builder {
+        private String host = "0.0.0.0";
+        private int port = DEFAULT_PORT;
+        private String serverName = "ringbus";
+        private int maxPayload = 1 << 20;
+        private long maxPending = 64L << 20;
+        private int maxConnections = 65_536;
+        private int maxSubscriptions = 100_000;
+        private Duration pingInterval = Duration.ofMinutes(2);
+        private int maxPingsOut = 2;
+        private Duration authTimeout = Duration.ofSeconds(2);
+        private int ioThreads = Runtime.getRuntime().availableProcessors();
+        private Scope noAuthScope = Scope.PUBLIC;
+        private final Map<String, Scope> tokens = new LinkedHashMap<>();
+        private final Map<String, UserCredential> users = new LinkedHashMap<>();
+
+        private Builder() {
+        }
+
+        /** @param host address to bind, e.g. 0.0.0.0 or 127.0.0.1 @return this */
+        public Builder host(String host) {
+            if (host == null || host.isBlank()) {
+                throw new IllegalArgumentException("host must be non-blank: host='" + host + "'");
+            }
+            this.host = host;
+            return this;
+        }
+
+        /** @param port 0..65535; 0 picks a free port @return this */
+        public Builder port(int port) {
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("port must be in 0..65535: port=" + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /** @param serverName name announced in INFO @return this */
+        public Builder serverName(String serverName) {
+            if (serverName == null || serverName.isBlank() || serverName.indexOf('"') >= 0
+                    || serverName.indexOf('\\') >= 0) {
+                throw new IllegalArgumentException("serverName must be non-blank without quotes or backslashes: "
+                        + "serverName='" + serverName + "'");
+            }
+            this.serverName = serverName;
+            return this;
+        }
+
+        /** @param maxPayload 1..64 MiB; default 1 MiB @return this */
+        public Builder maxPayload(int maxPayload) {
+            if (maxPayload < 1 || maxPayload > MAX_PAYLOAD_LIMIT) {
+                throw new IllegalArgumentException("maxPayload must be in 1.." + MAX_PAYLOAD_LIMIT
+                        + ": maxPayload=" + maxPayload);
+            }
+            this.maxPayload = maxPayload;
+            return this;
+        }
+
+        /** @param maxPending bytes, >= 64 KiB; default 64 MiB @return this */
+        public Builder maxPending(long maxPending) {
+            if (maxPending < 65_536) {
+                throw new IllegalArgumentException("maxPending must be >= 65536: maxPending=" + maxPending);
+            }
+            this.maxPending = maxPending;
+            return this;
+        }
+
+        /** @param maxConnections 1..1,000,000; default 65,536 @return this */
+        public Builder maxConnections(int maxConnections) {
+            if (maxConnections < 1 || maxConnections > 1_000_000) {
+                throw new IllegalArgumentException("maxConnections must be in 1..1000000: maxConnections="
+                        + maxConnections);
+            }
+            this.maxConnections = maxConnections;
+            return this;
+        }
+
+        /** @param maxSubscriptions per connection, 1..10,000,000; default 100,000 @return this */
+        public Builder maxSubscriptions(int maxSubscriptions) {
+            if (maxSubscriptions < 1 || maxSubscriptions > 10_000_000) {
+                throw new IllegalArgumentException("maxSubscriptions must be in 1..10000000: maxSubscriptions="
+                        + maxSubscriptions);
+            }
+            this.maxSubscriptions = maxSubscriptions;
+            return this;
+        }
+
+        /** @param pingInterval > 0; default 2 min @return this */
+        public Builder pingInterval(Duration pingInterval) {
+            this.pingInterval = positive("pingInterval", pingInterval);
+            return this;
+        }
+
+        /** @param maxPingsOut 1..100; default 2 @return this */
+        public Builder maxPingsOut(int maxPingsOut) {
+            if (maxPingsOut < 1 || maxPingsOut > 100) {
+                throw new IllegalArgumentException("maxPingsOut must be in 1..100: maxPingsOut=" + maxPingsOut);
+            }
+            this.maxPingsOut = maxPingsOut;
+            return this;
+        }
+
+        /** @param authTimeout > 0; default 2 s @return this */
+        public Builder authTimeout(Duration authTimeout) {
+            this.authTimeout = positive("authTimeout", authTimeout);
+            return this;
+        }
+
+        /** @param ioThreads Netty I/O threads, 1..1024; default: cores @return this */
+        public Builder ioThreads(int ioThreads) {
+            if (ioThreads < 1 || ioThreads > 1024) {
+                throw new IllegalArgumentException("ioThreads must be in 1..1024: ioThreads=" + ioThreads);
+            }
+            this.ioThreads = ioThreads;
+            return this;
+        }
+
+        /** @param scope scope of clients when no credentials are configured; default PUBLIC @return this */
+        public Builder noAuthScope(Scope scope) {
+            this.noAuthScope = Objects.requireNonNull(scope, "noAuthScope");
+            return this;
+        }
+
+        /** @param token a secret token @param scope the scope it grants @return this */
+        public Builder token(String token, Scope scope) {
+            if (token == null || token.isEmpty()) {
+                throw new IllegalArgumentException("token must be non-empty");
+            }
+            tokens.put(token, Objects.requireNonNull(scope, "scope"));
+            return this;
+        }
+
+        /** @param user a user name @param password its password @param scope the scope it grants @return this */
+        public Builder user(String user, String password, Scope scope) {
+            if (user == null || user.isEmpty()) {
+                throw new IllegalArgumentException("user must be non-empty: user='" + user + "'");
+            }
+            if (password == null || password.isEmpty()) {
+                throw new IllegalArgumentException("password of user '" + user + "' must be non-empty");
+            }
+            users.put(user, new UserCredential(password, scope));
+            return this;
+        }
+
+        /** @return the configuration */
+        public ServerConfig build() {
+            return new ServerConfig(this);
+        }
+
+        private static Duration positive(String what, Duration value) {
+            if (value == null || value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException(what + " must be positive: " + what + "=" + value);
+            }
+            return value;
+        }
+    }
+}

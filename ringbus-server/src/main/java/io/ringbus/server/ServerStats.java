@@ -1,0 +1,24 @@
+package io.ringbus.server;
+
+/**
+ * A snapshot of a server's counters.
+ *
+ * @param connections          clients connected now
+ * @param totalConnections     clients accepted since start
+ * @param rejectedConnections  connections refused by maxConnections
+ * @param messagesIn           PUB/HPUB accepted into the broker
+ * @param messagesOut          MSG/HMSG written to clients
+ * @param bytesIn              bytes read from clients
+ * @param bytesOut             bytes written to clients
+ * @param slowConsumers        clients dropped for exceeding maxPending
+ * @param authFailures         connections closed for bad or missing credentials
+ * @param permissionViolations PUB/SUB refused by the client's scope
+ * @param protocolErrors       -ERR sent for malformed input (parser errors, invalid subjects, limits)
+ * @param publishPauses        times a connection stopped reading because the broker was full
+ * @param staleConnections     clients closed for not answering pings
+ */
+public record ServerStats(long connections, long totalConnections, long rejectedConnections, long messagesIn,
+                          long messagesOut, long bytesIn, long bytesOut, long slowConsumers, long authFailures,
+                          long permissionViolations, long protocolErrors, long publishPauses,
+                          long staleConnections) {
+}

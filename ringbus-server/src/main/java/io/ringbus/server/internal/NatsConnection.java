@@ -1,0 +1,552 @@
+package io.ringbus.server.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.ringbus.core.Client;
+import io.ringbus.core.ExecutionMode;
+import io.ringbus.core.Headers;
+import io.ringbus.core.MessageHandler;
+import io.ringbus.core.Scope;
+import io.ringbus.core.ScopeViolationException;
+import io.ringbus.core.SubscribeOptions;
+import io.ringbus.core.Subscription;
+import io.ringbus.server.ServerConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One NATS client connection, on its Netty event loop: parses the client's operations, turns
+ * them into calls on a {@link Client} of the broker with the connection's scope, and writes
+ * deliveries through {@link Outbound}.
+ *
+ * <p>Backpressure: when the broker refuses a publish (ring full), the connection stops reading
+ * (auto-read off), keeps the rest of its input, and retries with a growing pause; TCP flow
+ * control then slows the sender. Nothing accepted is dropped.
+ */
+final class NatsConnection extends ChannelInboundHandlerAdapter implements ProtocolHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(NatsConnection.class);
+    private static final ByteBuf PONG = Unpooled.unreleasableBuffer(
+            Unpooled.directBuffer(6).writeBytes("PONG\r\n".getBytes(StandardCharsets.US_ASCII))).asReadOnly();
+    private static final ByteBuf PING = Unpooled.unreleasableBuffer(
+            Unpooled.directBuffer(6).writeBytes("PING\r\n".getBytes(StandardCharsets.US_ASCII))).asReadOnly();
+    private static final ByteBuf OK = Unpooled.unreleasableBuffer(
+            Unpooled.directBuffer(5).writeBytes("+OK\r\n".getBytes(StandardCharsets.US_ASCII))).asReadOnly();
+    private static final long MIN_RETRY_NANOS = 20_000;
+    private static final long MAX_RETRY_NANOS = 2_000_000;
+
+    private final ServerContext server;
+    private final long id;
+    private final NatsParser parser;
+    private final Map<String, Subscription> subscriptions = new HashMap<>();
+    private Channel channel;
+    private Outbound outbound;
+    private ByteBuf cumulation;
+    private ConnectOptions options = ConnectOptions.DEFAULTS;
+    private Client client;
+    private boolean connectReceived;
+    private boolean closing;
+    private boolean counted;
+    private boolean paused;
+    private long retryNanos = MIN_RETRY_NANOS;
+    private boolean needsFlush;
+    private int pingsOut;
+    private ScheduledFuture<?> pingTimer;
+    private ScheduledFuture<?> authTimer;
+
+    NatsConnection(ServerContext server) {
+        this.server = server;
+        this.id = server.clientIds.incrementAndGet();
+        this.parser = new NatsParser(ServerConfig.MAX_CONTROL_LINE, server.config.maxPayload());
+    }
+
+    // ------------------------------------------------------------ lifecycle
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        channel = ctx.channel();
+        ServerConfig config = server.config;
+        ServerCounters counters = server.counters;
+        if (counters.connections.incrementAndGet() > config.maxConnections()) {
+            counters.connections.decrementAndGet();
+            counters.rejectedConnections.increment();
+            LOG.warn("refusing {}: maxConnections={} reached", channel.remoteAddress(), config.maxConnections());
+            closeWith(ProtocolError.MAX_CONNECTIONS);
+            return;
+        }
+        counted = true;
+        counters.totalConnections.increment();
+        outbound = new Outbound(channel, counters, config.maxPending(), this::slowConsumer);
+        String ip = channel.remoteAddress() instanceof InetSocketAddress address && address.getAddress() != null
+                ? address.getAddress().getHostAddress() : null;
+        channel.writeAndFlush(Unpooled.copiedBuffer(server.info(id, ip), StandardCharsets.UTF_8));
+        if (config.authRequired()) {
+            authTimer = channel.eventLoop().schedule(this::authTimeout, config.authTimeout().toNanos(),
+                    TimeUnit.NANOSECONDS);
+        } else {
+            client = server.broker.newClient(config.noAuthScope());
+        }
+        long ping = config.pingInterval().toNanos();
+        pingTimer = channel.eventLoop().scheduleAtFixedRate(this::ping, ping, ping, TimeUnit.NANOSECONDS);
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        closing = true;
+        if (pingTimer != null) {
+            pingTimer.cancel(false);
+        }
+        if (authTimer != null) {
+            authTimer.cancel(false);
+        }
+        for (Subscription subscription : subscriptions.values()) {
+            subscription.unsubscribe();
+        }
+        subscriptions.clear();
+        if (outbound != null) {
+            outbound.close();
+        }
+        if (cumulation != null) {
+            cumulation.release();
+            cumulation = null;
+        }
+        if (counted) {
+            counted = false;
+            server.counters.connections.decrementAndGet();
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("connection {} failed; closing", id, cause);
+        ctx.close();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (outbound != null && channel.isWritable()) {
+            outbound.onWritable();
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    // ------------------------------------------------------------ input
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf in = (ByteBuf) msg;
+        if (closing) {
+            in.release();
+            return;
+        }
+        server.counters.bytesIn.add(in.readableBytes());
+        cumulation = cumulation == null ? in : ByteToMessageDecoder.MERGE_CUMULATOR.cumulate(ctx.alloc(), cumulation, in);
+        if (!paused) {
+            parseInput();
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        flushIfNeeded();
+        ctx.fireChannelReadComplete();
+    }
+
+    private void parseInput() {
+        if (cumulation != null) {
+            parser.parse(cumulation, this);
+            if (cumulation != null) {
+                if (!cumulation.isReadable()) {
+                    cumulation.release();
+                    cumulation = null;
+                } else {
+                    cumulation.discardSomeReadBytes();
+                }
+            }
+        }
+        flushIfNeeded();
+    }
+
+    /** The broker was full: stop reading, retry later. */
+    private void pause() {
+        if (!paused) {
+            paused = true;
+            channel.config().setAutoRead(false);
+            server.counters.publishPauses.increment();
+        }
+        channel.eventLoop().schedule(this::resume, retryNanos, TimeUnit.NANOSECONDS);
+        retryNanos = Math.min(retryNanos * 2, MAX_RETRY_NANOS);
+    }
+
+    private void resume() {
+        if (closing) {
+            return;
+        }
+        paused = false;
+        parseInput();
+        if (!paused) {
+            retryNanos = MIN_RETRY_NANOS;
+            channel.config().setAutoRead(true);
+        }
+    }
+
+    // ------------------------------------------------------------ protocol operations
+
+    @Override
+    public void onConnect(String json) {
+        ConnectOptions connect;
+        try {
+            connect = ConnectOptions.parse(json);
+        } catch (IllegalArgumentException e) {
+            LOG.debug("connection {}: bad CONNECT: {}", id, e.getMessage());
+            protocolError(ProtocolError.INVALID_CLIENT_PROTOCOL);
+            return;
+        }
+        if (server.config.authRequired()) {
+            Scope scope = authenticate(connect);
+            if (scope == null) {
+                server.counters.authFailures.increment();
+                LOG.info("connection {} from {}: authorization violation", id, channel.remoteAddress());
+                closeWith(ProtocolError.AUTHORIZATION_VIOLATION);
+                return;
+            }
+            if (client == null || client.scope() != scope) {
+                client = server.broker.newClient(scope);
+            }
+            if (authTimer != null) {
+                authTimer.cancel(false);
+                authTimer = null;
+            }
+        }
+        options = connect;
+        connectReceived = true;
+        ok();
+    }
+
+    private Scope authenticate(ConnectOptions connect) {
+        ServerConfig config = server.config;
+        if (connect.authToken() != null) {
+            byte[] given = connect.authToken().getBytes(StandardCharsets.UTF_8);
+            Scope found = null;
+            for (Map.Entry<String, Scope> token : config.tokens().entrySet()) {
+                // Constant-time compare: no timing hint of how much of a token matched.
+                if (MessageDigest.isEqual(given, token.getKey().getBytes(StandardCharsets.UTF_8))) {
+                    found = token.getValue();
+                }
+            }
+            return found;
+        }
+        if (connect.user() != null) {
+            ServerConfig.UserCredential credential = config.users().get(connect.user());
+            byte[] given = (connect.pass() == null ? "" : connect.pass()).getBytes(StandardCharsets.UTF_8);
+            if (credential != null
+                    && MessageDigest.isEqual(given, credential.password().getBytes(StandardCharsets.UTF_8))) {
+                return credential.scope();
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public boolean onPub(String subject, String replyTo, ByteBuf payload) {
+        if (!ready()) {
+            return true;
+        }
+        byte[] data = new byte[payload.readableBytes()];
+        payload.getBytes(payload.readerIndex(), data);
+        return publish(subject, replyTo, Headers.EMPTY, data);
+    }
+
+    @Override
+    public boolean onHpub(String subject, String replyTo, ByteBuf headers, ByteBuf payload) {
+        if (!ready()) {
+            return true;
+        }
+        byte[] data = new byte[payload.readableBytes()];
+        payload.getBytes(payload.readerIndex(), data);
+        return publish(subject, replyTo, parseHeaders(headers), data);
+    }
+
+    private boolean publish(String subject, String replyTo, Headers headers, byte[] payload) {
+        try {
+            if (replyTo != null && options.noResponders() && options.headers() && !client.hasSubscribers(subject)) {
+                noResponders(replyTo);
+                return true;
+            }
+            if (!client.tryPublish(subject, replyTo, headers, payload)) {
+                pause();
+                return false;
+            }
+        } catch (ScopeViolationException e) {
+            permissionViolation("Publish", subject);
+            return true;
+        } catch (IllegalArgumentException e) {
+            protocolError(ProtocolError.INVALID_PUBLISH_SUBJECT);
+            return true;
+        } catch (IllegalStateException brokerClosed) {
+            closeQuietly();
+            return true;
+        }
+        server.counters.messagesIn.increment();
+        ok();
+        return true;
+    }
+
+    @Override
+    public void onSub(String subject, String queueGroup, String sid) {
+        if (!ready()) {
+            return;
+        }
+        if (subscriptions.size() >= server.config.maxSubscriptions()) {
+            subscriptions.values().removeIf(s -> !s.isActive());
+            if (subscriptions.size() >= server.config.maxSubscriptions()) {
+                server.counters.protocolErrors.increment();
+                sendError("maximum subscriptions exceeded");
+                return;
+            }
+        }
+        SubscribeOptions subscribeOptions = SubscribeOptions.defaults().mode(ExecutionMode.EVENT_LOOP);
+        try {
+            if (queueGroup != null) {
+                subscribeOptions = subscribeOptions.queueGroup(queueGroup);
+            }
+            Subscription subscription = client.subscribe(subject, delivery(sid), subscribeOptions);
+            Subscription previous = subscriptions.put(sid, subscription);
+            if (previous != null) {
+                previous.unsubscribe();
+            }
+        } catch (ScopeViolationException e) {
+            permissionViolation("Subscription", subject);
+            return;
+        } catch (IllegalArgumentException e) {
+            protocolError(ProtocolError.INVALID_SUBJECT);
+            return;
+        } catch (IllegalStateException brokerClosed) {
+            closeQuietly();
+            return;
+        }
+        ok();
+    }
+
+    /** The handler of one network subscription: runs on a broker event loop, never blocks. */
+    private MessageHandler delivery(String sid) {
+        byte[] sidBytes = sid.getBytes(StandardCharsets.UTF_8);
+        Outbound out = outbound;
+        long self = client.id();
+        if (options.echo()) {
+            return message -> out.enqueue(message, sidBytes);
+        }
+        return message -> {
+            if (message.origin() != self) {
+                out.enqueue(message, sidBytes);
+            }
+        };
+    }
+
+    @Override
+    public void onUnsub(String sid, long maxMessages) {
+        if (!ready()) {
+            return;
+        }
+        Subscription subscription = subscriptions.get(sid);
+        if (subscription != null) {
+            if (maxMessages > 0) {
+                subscription.unsubscribeAfter(maxMessages);
+            } else {
+                subscriptions.remove(sid);
+                subscription.unsubscribe();
+            }
+        }
+        ok();
+    }
+
+    @Override
+    public void onPing() {
+        if (closing) {
+            return;
+        }
+        channel.write(PONG.duplicate(), channel.voidPromise());
+        needsFlush = true;
+    }
+
+    @Override
+    public void onPong() {
+        pingsOut = 0;
+    }
+
+    @Override
+    public void onError(ProtocolError error, String detail) {
+        LOG.debug("connection {}: {} ({})", id, error.text(), detail);
+        protocolError(error);
+    }
+
+    // ------------------------------------------------------------ replies to the client
+
+    /** @return whether operations other than CONNECT/PING/PONG may run; sends the error if not */
+    private boolean ready() {
+        if (closing) {
+            return false;
+        }
+        if (client == null || (server.config.authRequired() && !connectReceived)) {
+            server.counters.authFailures.increment();
+            closeWith(ProtocolError.AUTHORIZATION_VIOLATION);
+            return false;
+        }
+        return true;
+    }
+
+    private void ok() {
+        if (options.verbose() && !closing) {
+            channel.write(OK.duplicate(), channel.voidPromise());
+            needsFlush = true;
+        }
+    }
+
+    private void permissionViolation(String what, String subject) {
+        server.counters.permissionViolations.increment();
+        sendError("Permissions Violation for " + what + " to \"" + subject + "\"");
+    }
+
+    private void protocolError(ProtocolError error) {
+        server.counters.protocolErrors.increment();
+        if (error.closes()) {
+            closeWith(error);
+        } else {
+            sendError(error.text());
+        }
+    }
+
+    private void sendError(String text) {
+        if (!closing) {
+            channel.write(Unpooled.copiedBuffer("-ERR '" + text + "'\r\n", StandardCharsets.UTF_8),
+                    channel.voidPromise());
+            needsFlush = true;
+        }
+    }
+
+    private void closeWith(ProtocolError error) {
+        if (closing) {
+            return;
+        }
+        closing = true;
+        channel.config().setAutoRead(false);
+        channel.writeAndFlush(Unpooled.copiedBuffer("-ERR '" + error.text() + "'\r\n", StandardCharsets.UTF_8))
+                .addListener(f -> channel.close());
+    }
+
+    private void closeQuietly() {
+        closing = true;
+        channel.close();
+    }
+
+    private void flushIfNeeded() {
+        if (needsFlush) {
+            needsFlush = false;
+            channel.flush();
+        }
+    }
+
+    /** NATS no-responders: a 503 status message to the requester's reply subscription. */
+    private void noResponders(String replyTo) {
+        for (Iterator<Map.Entry<String, Subscription>> it = subscriptions.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, Subscription> entry = it.next();
+            if (entry.getValue().isActive() && matches(entry.getValue().pattern(), replyTo)) {
+                byte[] block = Outbound.encodeHeaders(Headers.EMPTY, "503");
+                ByteBuf out = channel.alloc().ioBuffer(64 + replyTo.length());
+                out.writeCharSequence("HMSG " + replyTo + " " + entry.getKey() + " ", StandardCharsets.UTF_8);
+                Outbound.writeDecimal(out, block.length);
+                out.writeByte(' ');
+                Outbound.writeDecimal(out, block.length);
+                out.writeBytes(new byte[] {'\r', '\n'}).writeBytes(block).writeBytes(new byte[] {'\r', '\n'});
+                channel.write(out, channel.voidPromise());
+                needsFlush = true;
+                return;
+            }
+        }
+    }
+
+    /** NATS wildcard match of a literal subject against a pattern; both already valid. */
+    private static boolean matches(String pattern, String subject) {
+        String[] p = pattern.split("\\.", -1);
+        String[] s = subject.split("\\.", -1);
+        for (int i = 0; i < p.length; i++) {
+            if (p[i].equals(">")) {
+                return s.length > i;
+            }
+            if (i >= s.length || (!p[i].equals("*") && !p[i].equals(s[i]))) {
+                return false;
+            }
+        }
+        return p.length == s.length;
+    }
+
+    /** Reads a NATS header block ({@code NATS/1.0[ status]\r\n(Name: value\r\n)*\r\n}); skips bad lines. */
+    private static Headers parseHeaders(ByteBuf block) {
+        String text = block.toString(StandardCharsets.UTF_8);
+        String[] lines = text.split("\r\n");
+        Headers.Builder builder = Headers.builder();
+        for (int i = 1; i < lines.length; i++) {
+            int colon = lines[i].indexOf(':');
+            if (colon <= 0) {
+                continue;
+            }
+            String name = lines[i].substring(0, colon).trim();
+            String value = lines[i].substring(colon + 1).trim();
+            try {
+                builder.add(name, value);
+            } catch (IllegalArgumentException badHeader) {
+                LOG.debug("skipping header line '{}': {}", lines[i], badHeader.getMessage());
+            }
+        }
+        return builder.build();
+    }
+
+    // ------------------------------------------------------------ timers and slow consumers
+
+    private void ping() {
+        if (closing) {
+            return;
+        }
+        if (pingsOut >= server.config.maxPingsOut()) {
+            server.counters.staleConnections.increment();
+            closeWith(ProtocolError.STALE_CONNECTION);
+            return;
+        }
+        pingsOut++;
+        channel.writeAndFlush(PING.duplicate(), channel.voidPromise());
+    }
+
+    private void authTimeout() {
+        if (!connectReceived && !closing) {
+            server.counters.authFailures.increment();
+            closeWith(ProtocolError.AUTHORIZATION_TIMEOUT);
+        }
+    }
+
+    /** Called on a broker dispatch thread when the outbound buffer passed maxPending. */
+    private void slowConsumer() {
+        server.counters.slowConsumers.increment();
+        channel.eventLoop().execute(() -> {
+            LOG.warn("connection {} from {}: slow consumer (more than {} bytes pending); closing", id,
+                    channel.remoteAddress(), server.config.maxPending());
+            for (Subscription subscription : subscriptions.values()) {
+                subscription.unsubscribe();
+            }
+            closeWith(ProtocolError.SLOW_CONSUMER);
+        });
+    }
+}

@@ -1,0 +1,213 @@
+package io.ringbus.server.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.Channel;
+import io.ringbus.core.Headers;
+import io.ringbus.core.Message;
+import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One connection's outbound path for MSG/HMSG. Broker dispatch threads enqueue deliveries; the
+ * connection's Netty event loop drains them in batches into pooled buffers while the channel is
+ * writable. Pending bytes (queued, not yet handed to Netty) are bounded by {@code maxPending}:
+ * past it the client is a slow consumer. Netty's own buffer is bounded by the channel's write
+ * watermark, since draining stops while the channel is not writable.
+ *
+ * <pre>
+ * MSG  &lt;subject&gt; &lt;sid&gt; [reply-to] &lt;#bytes&gt;\r\n&lt;payload&gt;\r\n
+ * HMSG &lt;subject&gt; &lt;sid&gt; [reply-to] &lt;#header bytes&gt; &lt;#total bytes&gt;\r\n&lt;headers&gt;&lt;payload&gt;\r\n
+ * </pre>
+ */
+final class Outbound {
+    /** Bytes per buffer handed to Netty before starting another. */
+    private static final int BATCH_BYTES = 64 * 1024;
+    /** Control-line overhead counted per message on top of subject, reply, headers and payload. */
+    private static final int FRAME_OVERHEAD = 48;
+    private static final byte[] CRLF = {'\r', '\n'};
+    private static final byte[] EMPTY = new byte[0];
+
+    private final Channel channel;
+    private final ServerCounters counters;
+    private final long maxPending;
+    private final Runnable onSlowConsumer;
+    private final MpscUnboundedAtomicArrayQueue<Frame> queue = new MpscUnboundedAtomicArrayQueue<>(256);
+    private final AtomicLong pending = new AtomicLong();
+    private final AtomicBoolean scheduled = new AtomicBoolean();
+    private final Runnable drain = this::drain;
+    private volatile boolean closed;
+
+    private record Frame(String subject, byte[] sid, String replyTo, byte[] headers, byte[] payload, int size) {
+    }
+
+    Outbound(Channel channel, ServerCounters counters, long maxPending, Runnable onSlowConsumer) {
+        this.channel = channel;
+        this.counters = counters;
+        this.maxPending = maxPending;
+        this.onSlowConsumer = onSlowConsumer;
+    }
+
+    /**
+     * Queues a delivery; called on a broker dispatch thread while {@code message} is valid.
+     *
+     * @param sid the subscription id, as ASCII bytes
+     */
+    void enqueue(Message message, byte[] sid) {
+        if (closed) {
+            return;
+        }
+        byte[] payload = payloadBytes(message.payload());
+        Headers headers = message.headers();
+        byte[] headerBlock = headers.isEmpty() ? null : encodeHeaders(headers, null);
+        String replyTo = message.replyTo();
+        int size = FRAME_OVERHEAD + message.subject().length() + (replyTo == null ? 0 : replyTo.length())
+                + payload.length + (headerBlock == null ? 0 : headerBlock.length);
+        if (pending.addAndGet(size) > maxPending) {
+            closed = true;
+            queue.clear();
+            onSlowConsumer.run();
+            return;
+        }
+        queue.offer(new Frame(message.subject(), sid, replyTo, headerBlock, payload, size));
+        if (scheduled.compareAndSet(false, true)) {
+            channel.eventLoop().execute(drain);
+        }
+    }
+
+    /** Netty loop: the channel became writable again. */
+    void onWritable() {
+        if (!queue.isEmpty()) {
+            drain();
+        }
+    }
+
+    /** Stops queueing and forgets what is queued; the connection is closing. */
+    void close() {
+        closed = true;
+        queue.clear();
+    }
+
+    /** @return bytes queued and not yet written to Netty */
+    long pending() {
+        return pending.get();
+    }
+
+    private void drain() {
+        scheduled.set(false);
+        if (!channel.isActive()) {
+            queue.clear();
+            return;
+        }
+        ByteBuf buffer = null;
+        long bytes = 0;
+        while (channel.isWritable()) {
+            Frame frame = queue.poll();
+            if (frame == null) {
+                break;
+            }
+            if (buffer == null) {
+                buffer = channel.alloc().ioBuffer(BATCH_BYTES);
+            }
+            encode(frame, buffer);
+            pending.addAndGet(-frame.size);
+            counters.messagesOut.increment();
+            if (buffer.readableBytes() >= BATCH_BYTES) {
+                bytes += buffer.readableBytes();
+                channel.write(buffer, channel.voidPromise());
+                buffer = null;
+            }
+        }
+        if (buffer != null) {
+            bytes += buffer.readableBytes();
+            channel.write(buffer, channel.voidPromise());
+        }
+        if (bytes > 0) {
+            counters.bytesOut.add(bytes);
+            channel.flush();
+        }
+    }
+
+    private static void encode(Frame frame, ByteBuf out) {
+        boolean hasHeaders = frame.headers != null;
+        out.writeBytes(hasHeaders ? HMSG : MSG);
+        ByteBufUtil.writeUtf8(out, frame.subject);
+        out.writeByte(' ');
+        out.writeBytes(frame.sid);
+        out.writeByte(' ');
+        if (frame.replyTo != null) {
+            ByteBufUtil.writeUtf8(out, frame.replyTo);
+            out.writeByte(' ');
+        }
+        if (hasHeaders) {
+            writeDecimal(out, frame.headers.length);
+            out.writeByte(' ');
+            writeDecimal(out, frame.headers.length + frame.payload.length);
+            out.writeBytes(CRLF);
+            out.writeBytes(frame.headers);
+        } else {
+            writeDecimal(out, frame.payload.length);
+            out.writeBytes(CRLF);
+        }
+        out.writeBytes(frame.payload);
+        out.writeBytes(CRLF);
+    }
+
+    private static final byte[] MSG = "MSG ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] HMSG = "HMSG ".getBytes(StandardCharsets.US_ASCII);
+
+    /** Writes a non-negative int in decimal without allocating. */
+    static void writeDecimal(ByteBuf out, int value) {
+        if (value < 10) {
+            out.writeByte('0' + value);
+            return;
+        }
+        int digits = 0;
+        for (int v = value; v > 0; v /= 10) {
+            digits++;
+        }
+        int end = out.writerIndex() + digits;
+        out.ensureWritable(digits);
+        for (int i = end - 1, v = value; i >= out.writerIndex(); i--, v /= 10) {
+            out.setByte(i, '0' + v % 10);
+        }
+        out.writerIndex(end);
+    }
+
+    /**
+     * The bytes sent for a payload: a {@code byte[]} as is (network publishers publish those), a
+     * {@link CharSequence} as UTF-8, {@code null} as empty, anything else as its
+     * {@code toString()} in UTF-8.
+     */
+    static byte[] payloadBytes(Object payload) {
+        if (payload instanceof byte[] bytes) {
+            return bytes;
+        }
+        if (payload == null) {
+            return EMPTY;
+        }
+        return payload.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Encodes a NATS header block: {@code NATS/1.0[ status]\r\n(Name: value\r\n)*\r\n}.
+     *
+     * @param status a status line suffix such as {@code "503"}, or {@code null}
+     */
+    static byte[] encodeHeaders(Headers headers, String status) {
+        StringBuilder block = new StringBuilder(64).append("NATS/1.0");
+        if (status != null) {
+            block.append(' ').append(status);
+        }
+        block.append("\r\n");
+        for (String name : headers.names()) {
+            for (String value : headers.all(name)) {
+                block.append(name).append(": ").append(value).append("\r\n");
+            }
+        }
+        return block.append("\r\n").toString().getBytes(StandardCharsets.UTF_8);
+    }
+}

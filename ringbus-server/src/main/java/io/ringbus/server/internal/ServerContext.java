@@ -1,0 +1,63 @@
+package io.ringbus.server.internal;
+
+import io.ringbus.core.Broker;
+import io.ringbus.server.ServerConfig;
+
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What every connection of one server shares: the broker, the settings, the counters and the
+ * server's identity.
+ */
+public final class ServerContext {
+    /** The version announced in INFO. */
+    public static final String VERSION = "0.1.0";
+
+    final Broker broker;
+    final ServerConfig config;
+    final ServerCounters counters = new ServerCounters();
+    final String serverId;
+    final AtomicLong clientIds = new AtomicLong();
+    volatile int boundPort;
+
+    /**
+     * @param broker the broker behind the server
+     * @param config the server's settings
+     */
+    public ServerContext(Broker broker, ServerConfig config) {
+        this.broker = broker;
+        this.config = config;
+        this.serverId = "RB" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36).toUpperCase();
+    }
+
+    /** @return the counters */
+    public ServerCounters counters() {
+        return counters;
+    }
+
+    /** @param port the port actually bound */
+    public void boundPort(int port) {
+        this.boundPort = port;
+    }
+
+    /** @return the INFO line (with CRLF) for one client */
+    String info(long clientId, String clientIp) {
+        StringBuilder json = new StringBuilder(256);
+        json.append("INFO {\"server_id\":\"").append(serverId)
+                .append("\",\"server_name\":\"").append(config.serverName())
+                .append("\",\"version\":\"").append(VERSION)
+                .append("\",\"proto\":1,\"java\":\"").append(Runtime.version().feature())
+                .append("\",\"host\":\"").append(config.host())
+                .append("\",\"port\":").append(boundPort)
+                .append(",\"headers\":true,\"max_payload\":").append(config.maxPayload())
+                .append(",\"client_id\":").append(clientId);
+        if (clientIp != null) {
+            json.append(",\"client_ip\":\"").append(clientIp).append('"');
+        }
+        if (config.authRequired()) {
+            json.append(",\"auth_required\":true");
+        }
+        return json.append("}\r\n").toString();
+    }
+}

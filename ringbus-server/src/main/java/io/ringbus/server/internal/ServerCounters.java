@@ -1,0 +1,31 @@
+package io.ringbus.server.internal;
+
+import io.ringbus.server.ServerStats;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/** The server's counters, written by connections from any thread. */
+public final class ServerCounters {
+    final AtomicLong connections = new AtomicLong();
+    final LongAdder totalConnections = new LongAdder();
+    final LongAdder rejectedConnections = new LongAdder();
+    final LongAdder messagesIn = new LongAdder();
+    final LongAdder messagesOut = new LongAdder();
+    final LongAdder bytesIn = new LongAdder();
+    final LongAdder bytesOut = new LongAdder();
+    final LongAdder slowConsumers = new LongAdder();
+    final LongAdder authFailures = new LongAdder();
+    final LongAdder permissionViolations = new LongAdder();
+    final LongAdder protocolErrors = new LongAdder();
+    final LongAdder publishPauses = new LongAdder();
+    final LongAdder staleConnections = new LongAdder();
+
+    /** @return a snapshot */
+    public ServerStats snapshot() {
+        return new ServerStats(connections.get(), totalConnections.sum(), rejectedConnections.sum(),
+                messagesIn.sum(), messagesOut.sum(), bytesIn.sum(), bytesOut.sum(), slowConsumers.sum(),
+                authFailures.sum(), permissionViolations.sum(), protocolErrors.sum(), publishPauses.sum(),
+                staleConnections.sum());
+    }
+}
