@@ -51,11 +51,10 @@ public record ConnectOptions(boolean verbose, boolean pedantic, boolean tlsRequi
         }
 
         ConnectOptions connectOptions() {
-            ConnectOptions d = DEFAULTS;
-            boolean verbose = d.verbose, pedantic = d.pedantic, tlsRequired = d.tlsRequired, echo = d.echo;
-            boolean headers = d.headers, noResponders = d.noResponders;
+            boolean verbose = false, pedantic = false, tlsRequired = false, echo = true, headers = false;
+            boolean noResponders = false;
             String authToken = null, user = null, pass = null, name = null, lang = null, version = null;
-            int protocol = d.protocol;
+            int protocol = 0;
             expect('{');
             if (!consume('}')) {
                 do {
@@ -63,21 +62,24 @@ public record ConnectOptions(boolean verbose, boolean pedantic, boolean tlsRequi
                     String key = string();
                     expect(':');
                     skipWhitespace();
+                    if (literal("null")) {
+                        continue; // as Go's encoding/json: null leaves the default
+                    }
                     switch (key) {
-                        case "verbose" -> verbose = bool(key, verbose);
-                        case "pedantic" -> pedantic = bool(key, pedantic);
-                        case "tls_required" -> tlsRequired = bool(key, tlsRequired);
-                        case "echo" -> echo = bool(key, echo);
-                        case "headers" -> headers = bool(key, headers);
-                        case "no_responders" -> noResponders = bool(key, noResponders);
-                        case "auth_token" -> authToken = stringOrNull(key, authToken);
-                        case "user" -> user = stringOrNull(key, user);
-                        case "pass" -> pass = stringOrNull(key, pass);
-                        case "name" -> name = stringOrNull(key, name);
-                        case "lang" -> lang = stringOrNull(key, lang);
-                        case "version" -> version = stringOrNull(key, version);
-                        case "protocol" -> protocol = integer(key, protocol);
-                        default -> skipValue(0);
+                        case "verbose" -> verbose = bool(key);
+                        case "pedantic" -> pedantic = bool(key);
+                        case "tls_required" -> tlsRequired = bool(key);
+                        case "echo" -> echo = bool(key);
+                        case "headers" -> headers = bool(key);
+                        case "no_responders" -> noResponders = bool(key);
+                        case "auth_token" -> authToken = string(key);
+                        case "user" -> user = string(key);
+                        case "pass" -> pass = string(key);
+                        case "name" -> name = string(key);
+                        case "lang" -> lang = string(key);
+                        case "version" -> version = string(key);
+                        case "protocol" -> protocol = integer(key);
+                        default -> skipValue(0); // sig, jwt, nkey and unknown fields
                     }
                 } while (consume(','));
                 expect('}');
@@ -90,33 +92,24 @@ public record ConnectOptions(boolean verbose, boolean pedantic, boolean tlsRequi
                 protocol, echo, headers, noResponders);
         }
 
-        private boolean bool(String key, boolean absent) {
+        private boolean bool(String key) {
             if (literal("true")) {
                 return true;
             }
             if (literal("false")) {
                 return false;
             }
-            if (literal("null")) {
-                return absent;
-            }
             throw error("'" + key + "' must be a boolean");
         }
 
-        private String stringOrNull(String key, String absent) {
-            if (peek() == '"') {
-                return string();
+        private String string(String key) {
+            if (peek() != '"') {
+                throw error("'" + key + "' must be a string");
             }
-            if (literal("null")) {
-                return absent;
-            }
-            throw error("'" + key + "' must be a string");
+            return string();
         }
 
-        private int integer(String key, int absent) {
-            if (literal("null")) {
-                return absent;
-            }
+        private int integer(String key) {
             int start = pos;
             if (peek() != '-' && !isDigit(peek())) {
                 throw error("'" + key + "' must be an integer");
@@ -211,7 +204,9 @@ public record ConnectOptions(boolean verbose, boolean pedantic, boolean tlsRequi
                     case 'u' -> {
                         int code = 0;
                         for (int i = 0; i < 4; i++) {
-                            int digit = Character.digit(next(), 16);
+                            int h = next();
+                            int lower = h | 0x20;
+                            int digit = isDigit(h) ? h - '0' : lower >= 'a' && lower <= 'f' ? lower - 'a' + 10 : -1;
                             if (digit < 0) {
                                 throw error("bad \\u escape");
                             }
@@ -273,7 +268,8 @@ public record ConnectOptions(boolean verbose, boolean pedantic, boolean tlsRequi
         }
 
         private IllegalArgumentException error(String problem) {
-            return new IllegalArgumentException("invalid CONNECT json: " + problem + " at offset " + Math.min(pos, s.length()));
+            int at = Math.min(pos, s.length());
+            return new IllegalArgumentException("invalid CONNECT json: " + problem + " at offset " + at);
         }
     }
 }

@@ -443,6 +443,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             return;
         }
         closing = true;
+        parser.close();
         channel.config().setAutoRead(false);
         channel.writeAndFlush(Unpooled.copiedBuffer("-ERR '" + error.text() + "'\r\n", StandardCharsets.UTF_8))
                 .addListener(f -> channel.close());
@@ -450,6 +451,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
 
     private void closeQuietly() {
         closing = true;
+        parser.close();
         channel.close();
     }
 

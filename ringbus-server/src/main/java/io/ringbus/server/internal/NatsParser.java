@@ -51,6 +51,11 @@ import java.nio.charset.StandardCharsets;
  *       Operation' for a bad payload terminator; 'Parser Error' is the more precise answer.)</li>
  * </ul>
  *
+ * <p>Input left unconsumed is one incomplete operation, at most
+ * {@code max(maxControlLine + 2, 8) + maxPayload + 2} octets (8: "CONNECT
+" may still become a
+ * verb), unless a refused operation stopped the parse.
+ *
  * <p>Not thread-safe: one parser per connection, used on its event loop. {@link #setMaxPayload}
  * may be called from any thread and applies to operations decoded after it.
  */
@@ -92,8 +97,7 @@ public final class NatsParser {
     private static final int V_PING = 4;
     private static final int V_PONG = 5;
     private static final int V_CONNECT = 6;
-    private static final int V_OK = 7;
-    private static final int V_ERR = 8;
+    private static final int V_OK = 7; // 8 is -ERR
     private static final int V_PARTIAL = -1;
     private static final int V_UNKNOWN = -2;
     private static final byte[][] VERBS = {
@@ -148,9 +152,18 @@ public final class NatsParser {
         return maxControlLine;
     }
 
-    /** @return whether an error closed this parser */
+    /** @return whether an error or {@link #close()} stopped this parser */
     public boolean isClosed() {
         return closed;
+    }
+
+    /**
+     * Stops this parser, for a connection that closes for reasons of its own (an authorization
+     * failure in {@code onConnect}, say): a {@link #parse} in progress returns right after the
+     * callback that called this, without touching the buffer again; later calls discard input.
+     */
+    public void close() {
+        closed = true;
     }
 
     /**
@@ -161,7 +174,7 @@ public final class NatsParser {
      * decoded again by the next call), or after an error. During a callback the reader index is
      * still at the start of the operation. Never throws for any input; exceptions from
      * {@code handler} propagate with the reader index at the start of the failing operation.
-     * Once an error has closed the parser, further calls discard their input.
+     * Once closed (by an error or {@link #close()}), the parser discards the input of later calls.
      */
     public void parse(ByteBuf in, ProtocolHandler handler) {
         if (closed) {
@@ -177,7 +190,7 @@ public final class NatsParser {
             } else {
                 next = decodeSlowPath(in, start, handler);
             }
-            if (next == STOP) {
+            if (next == STOP || closed) {
                 return;
             }
             in.readerIndex(next);
@@ -236,48 +249,51 @@ public final class NatsParser {
             return lineTooLong(handler);
         }
         int args = start + VERBS[verb].length;
-        switch (verb) {
-            case V_HPUB:
-                return decodeHpub(in, start, lf, lineEnd, handler);
-            case V_SUB: {
-                int n = split(in, args, lineEnd);
-                if (n != 2 && n != 3) {
-                    return fail(handler, ProtocolError.PARSER_ERROR,
-                        "SUB needs <subject> [queue group] <sid>: " + snippet(in, start, lineEnd));
+        return switch (verb) {
+            case V_HPUB -> decodeHpub(in, start, lf, lineEnd, handler);
+            case V_SUB -> decodeSub(in, start, args, lf, lineEnd, handler);
+            case V_UNSUB -> decodeUnsub(in, start, args, lf, lineEnd, handler);
+            case V_CONNECT -> {
+                int json = args;
+                while (json < lineEnd && isSpace(in.getByte(json))) {
+                    json++;
                 }
-                handler.onSub(string(in, argStart[0], argEnd[0]),
-                    n == 3 ? string(in, argStart[1], argEnd[1]) : null, string(in, argStart[n - 1], argEnd[n - 1]));
-                return lf + 1;
+                handler.onConnect(string(in, json, lineEnd));
+                yield lf + 1;
             }
-            case V_UNSUB: {
-                int n = split(in, args, lineEnd);
-                long maxMessages = n == 2 ? parseNumber(in, argStart[1], argEnd[1], MAX_COUNT_DIGITS) : -1;
-                if (n < 1 || n > 2 || (n == 2 && maxMessages < 0)) {
-                    return fail(handler, ProtocolError.PARSER_ERROR,
-                        "UNSUB needs <sid> [max_msgs]: " + snippet(in, start, lineEnd));
-                }
-                handler.onUnsub(string(in, argStart[0], argEnd[0]), maxMessages);
-                return lf + 1;
-            }
-            case V_CONNECT: {
-                int from = args;
-                while (from < lineEnd && isSpace(in.getByte(from))) {
-                    from++;
-                }
-                handler.onConnect(string(in, from, lineEnd));
-                return lf + 1;
-            }
-            case V_PING:
+            case V_PING -> {
                 handler.onPing();
-                return lf + 1;
-            case V_PONG:
+                yield lf + 1;
+            }
+            case V_PONG -> {
                 handler.onPong();
-                return lf + 1;
-            case V_OK:
-                return lf + 1;
-            default: // V_ERR: nats-server closes a client that sends -ERR
-                return fail(handler, ProtocolError.PARSER_ERROR, "client sent " + snippet(in, start, lineEnd));
+                yield lf + 1;
+            }
+            case V_OK -> lf + 1;
+            // nats-server closes a client that sends -ERR
+            default -> fail(handler, ProtocolError.PARSER_ERROR, "client sent " + snippet(in, start, lineEnd));
+        };
+    }
+
+    private int decodeSub(ByteBuf in, int start, int args, int lf, int lineEnd, ProtocolHandler handler) {
+        int n = split(in, args, lineEnd);
+        if (n != 2 && n != 3) {
+            return fail(handler, ProtocolError.PARSER_ERROR,
+                "SUB needs <subject> [queue group] <sid>: " + snippet(in, start, lineEnd));
         }
+        String queueGroup = n == 3 ? string(in, argStart[1], argEnd[1]) : null;
+        handler.onSub(string(in, argStart[0], argEnd[0]), queueGroup, string(in, argStart[n - 1], argEnd[n - 1]));
+        return lf + 1;
+    }
+
+    private int decodeUnsub(ByteBuf in, int start, int args, int lf, int lineEnd, ProtocolHandler handler) {
+        int n = split(in, args, lineEnd);
+        long maxMessages = n == 2 ? parseNumber(in, argStart[1], argEnd[1], MAX_COUNT_DIGITS) : -1;
+        if (n < 1 || n > 2 || (n == 2 && maxMessages < 0)) {
+            return fail(handler, ProtocolError.PARSER_ERROR, "UNSUB needs <sid> [max_msgs]: " + snippet(in, start, lineEnd));
+        }
+        handler.onUnsub(string(in, argStart[0], argEnd[0]), maxMessages);
+        return lf + 1;
     }
 
     private int decodeHpub(ByteBuf in, int start, int lf, int lineEnd, ProtocolHandler handler) {
