@@ -50,11 +50,13 @@ public interface Client {
      * Publishes a message with a reply subject and headers, waiting while the ring is full.
      *
      * @param subject a subject without wildcards
-     * @param replyTo a subject without wildcards, or {@code null}
+     * @param replyTo a subject without wildcards, or {@code null}; like the subject, it must be at
+     *                or below this client's scope (a responder will publish there)
      * @param headers headers, or {@code null} for none
      * @param payload the payload, possibly {@code null}
      * @throws IllegalArgumentException when a subject is malformed
-     * @throws ScopeViolationException  when the subject's scope is above this client's
+     * @throws ScopeViolationException  when the subject's or the reply subject's scope is above
+     *                                  this client's ({@link ScopeViolationException#subject()} names which)
      * @throws IllegalStateException    when the broker is closed (see {@link #publish(String, Object)})
      */
     void publish(String subject, String replyTo, Headers headers, Object payload);

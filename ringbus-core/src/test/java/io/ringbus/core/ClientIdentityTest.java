@@ -53,4 +53,19 @@ class ClientIdentityTest {
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bad..subject");
         }
     }
+
+    @Test
+    void aClientCannotAskForRepliesOnASubjectAboveItsScope() {
+        try (Broker broker = Broker.builder().name("reply-scope").defaultScope(Scope.PRIVATE).build()) {
+            broker.registerSubject("pub.>", Scope.PUBLIC);
+            broker.registerSubject("_INBOX.>", Scope.PUBLIC);
+            Client edge = broker.newClient(Scope.PUBLIC);
+            assertThatThrownBy(() -> edge.publish("pub.request", "secret.target", null, "x"))
+                    .isInstanceOf(ScopeViolationException.class)
+                    .hasMessageContaining("secret.target")
+                    .satisfies(e -> assertThat(((ScopeViolationException) e).subject()).isEqualTo("secret.target"));
+            assertThat(edge.tryPublish("pub.request", "_INBOX.abc.1", null, "x")).isTrue();
+            assertThat(broker.stats().published()).isEqualTo(1);
+        }
+    }
 }

@@ -9,7 +9,7 @@ package io.ringbus.server;
  * @param messagesIn           PUB/HPUB accepted into the broker
  * @param messagesOut          MSG/HMSG written to clients
  * @param bytesIn              bytes read from clients
- * @param bytesOut             bytes written to clients
+ * @param bytesOut             MSG/HMSG bytes written to clients (protocol replies not counted)
  * @param slowConsumers        clients dropped for exceeding maxPending
  * @param authFailures         connections closed for bad or missing credentials
  * @param permissionViolations PUB/SUB refused by the client's scope

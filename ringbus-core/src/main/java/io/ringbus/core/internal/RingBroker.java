@@ -167,7 +167,7 @@ public final class RingBroker implements Broker {
             throw new ScopeViolationException("publish", subject, route.scope, clientScope);
         }
         if (replyTo != null) {
-            SubjectPattern.literalTokens(replyTo, "replyTo");
+            checkReplyTo(clientScope, replyTo);
         }
         long sequence;
         try {
@@ -191,6 +191,17 @@ public final class RingBroker implements Broker {
         }
         ring.publish(sequence);
         return true;
+    }
+
+    /**
+     * A reply subject asks the responder to publish there, so it must be one the client may
+     * publish to itself: a PUBLIC client cannot make a trusted responder write to a PRIVATE subject.
+     */
+    private void checkReplyTo(Scope clientScope, String replyTo) {
+        Scope replyScope = index.scopeOf(SubjectPattern.literalTokens(replyTo, "replyTo"));
+        if (!clientScope.includes(replyScope)) {
+            throw new ScopeViolationException("reply", replyTo, replyScope, clientScope);
+        }
     }
 
     private long claimSlowPath() {

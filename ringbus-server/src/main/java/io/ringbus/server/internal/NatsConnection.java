@@ -45,6 +45,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private static final ByteBuf OK = Unpooled.unreleasableBuffer(
             Unpooled.directBuffer(5).writeBytes("+OK\r\n".getBytes(StandardCharsets.US_ASCII))).asReadOnly();
     private static final long MIN_RETRY_NANOS = 20_000;
+    /** How long a closing -ERR may take to write before the socket is closed anyway. */
+    private static final long CLOSE_DEADLINE_MILLIS = 1_000;
     private static final long MAX_RETRY_NANOS = 2_000_000;
 
     private final ServerContext server;
@@ -60,6 +62,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private boolean closing;
     private boolean counted;
     private boolean paused;
+    /** Reading stopped because our own writes (PONG, +OK, -ERR) are not being read by the client. */
+    private boolean outputBlocked;
     private long retryNanos = MIN_RETRY_NANOS;
     private boolean needsFlush;
     private int pingsOut;
@@ -138,8 +142,18 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (outbound != null && channel.isWritable()) {
-            outbound.onWritable();
+        if (channel.isWritable()) {
+            if (outbound != null) {
+                outbound.onWritable();
+            }
+            if (outputBlocked && !closing) {
+                outputBlocked = false;
+                pingsOut = 0;
+                if (!paused) {
+                    channel.config().setAutoRead(true);
+                    parseInput();
+                }
+            }
         }
         ctx.fireChannelWritabilityChanged();
     }
@@ -167,7 +181,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     }
 
     private void parseInput() {
-        if (cumulation != null) {
+        if (cumulation != null && !outputBlocked) {
             parser.parse(cumulation, this);
             if (cumulation != null) {
                 if (!cumulation.isReadable()) {
@@ -179,6 +193,12 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             }
         }
         flushIfNeeded();
+        if (!channel.isWritable() && !closing && !outputBlocked) {
+            // The client does not read what we answer (PONG, +OK, -ERR): stop reading its
+            // input until it does, so that those answers cannot pile up without bound.
+            outputBlocked = true;
+            channel.config().setAutoRead(false);
+        }
     }
 
     /** The broker was full: stop reading, retry later. */
@@ -197,8 +217,10 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             return;
         }
         paused = false;
+        // Its PONGs were unread while we did not read: do not hold that against the client.
+        pingsOut = 0;
         parseInput();
-        if (!paused) {
+        if (!paused && !outputBlocked) {
             retryNanos = MIN_RETRY_NANOS;
             channel.config().setAutoRead(true);
         }
@@ -292,7 +314,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
                 return false;
             }
         } catch (ScopeViolationException e) {
-            permissionViolation("Publish", subject);
+            permissionViolation("Publish", e.subject());
             return true;
         } catch (IllegalArgumentException e) {
             protocolError(ProtocolError.INVALID_PUBLISH_SUBJECT);
@@ -447,6 +469,10 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         channel.config().setAutoRead(false);
         channel.writeAndFlush(Unpooled.copiedBuffer("-ERR '" + error.text() + "'\r\n", StandardCharsets.UTF_8))
                 .addListener(f -> channel.close());
+        // A client that does not read would hold the write, and the socket, forever.
+        channel.eventLoop().schedule(() -> {
+            channel.close();
+        }, CLOSE_DEADLINE_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     private void closeQuietly() {
@@ -520,7 +546,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     // ------------------------------------------------------------ timers and slow consumers
 
     private void ping() {
-        if (closing) {
+        if (closing || paused || outputBlocked) {
+            // We are not reading the socket now, so its PONGs cannot arrive.
             return;
         }
         if (pingsOut >= server.config.maxPingsOut()) {
