@@ -1,22 +1,25 @@
 package io.ringbus.bench;
 
 import io.ringbus.bench.blocking.BlockingCommand;
+import io.ringbus.bench.network.NetworkCommand;
 import io.ringbus.bench.seed.SeedCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * Entry point of {@code ringbus-bench.jar}: the seed scenario, the blocking scenarios and JMH.
+ * Entry point of {@code ringbus-bench.jar}: the seed scenario, the blocking scenarios, the network
+ * scenario (ringbus-server against nats-server) and JMH.
  *
  * <pre>
  * java -jar ringbus-bench.jar seed --rounds 10
  * java -jar ringbus-bench.jar blocking --duration 10s
+ * java -jar ringbus-bench.jar network --runs 3
  * java -jar ringbus-bench.jar jmh PublishBenchmark -prof gc
  * </pre>
  */
 @Command(name = "ringbus-bench",
         description = "Runs ringbus side by side with its peers and prints the numbers.",
-        subcommands = {SeedCommand.class, BlockingCommand.class, JmhCommand.class})
+        subcommands = {SeedCommand.class, BlockingCommand.class, NetworkCommand.class, JmhCommand.class})
 public final class BenchMain implements Runnable {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -49,6 +52,6 @@ public final class BenchMain implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required: seed, blocking or jmh");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required: seed, blocking, network or jmh");
     }
 }

@@ -3,6 +3,7 @@ package io.ringbus.server;
 import io.ringbus.core.Broker;
 import io.ringbus.core.BrokerBuilder;
 import io.ringbus.core.Scope;
+import io.ringbus.core.WaitStrategy;
 import io.ringbus.server.internal.ConfigFile;
 import io.ringbus.server.internal.ServerContext;
 import org.slf4j.Logger;
@@ -60,7 +61,9 @@ public final class RingbusServerMain implements Callable<Integer> {
         ServerConfig.Builder serverConfig = ServerConfig.builder();
         // Standalone, subjects nobody registered are for network clients: PUBLIC. Registered
         // patterns (subject.<pattern>=SCOPE) make some FEDERATED, PRIVATE or ROOT.
-        BrokerBuilder brokerBuilder = Broker.builder().name("ringbus").ringSize(65_536).defaultScope(Scope.PUBLIC);
+        // SLEEPING: publishers never take a lock to wake the event loop (BLOCKING does, per message).
+        BrokerBuilder brokerBuilder = Broker.builder().name("ringbus").ringSize(65_536).defaultScope(Scope.PUBLIC)
+                .waitStrategy(WaitStrategy.SLEEPING);
         Map<String, Scope> subjects = Map.of();
         try {
             if (config != null) {

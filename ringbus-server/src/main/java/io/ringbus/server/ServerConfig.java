@@ -35,6 +35,7 @@ public final class ServerConfig {
     private final Duration pingInterval;
     private final int maxPingsOut;
     private final Duration authTimeout;
+    private final Duration writeDeadline;
     private final int ioThreads;
     private final Scope noAuthScope;
     private final Map<String, Scope> tokens;
@@ -64,6 +65,7 @@ public final class ServerConfig {
         this.pingInterval = b.pingInterval;
         this.maxPingsOut = b.maxPingsOut;
         this.authTimeout = b.authTimeout;
+        this.writeDeadline = b.writeDeadline;
         this.ioThreads = b.ioThreads;
         this.noAuthScope = b.noAuthScope;
         this.tokens = Map.copyOf(b.tokens);
@@ -130,6 +132,14 @@ public final class ServerConfig {
         return authTimeout;
     }
 
+    /**
+     * @return how long delivery to a client may wait for it to read (its pending bytes above half
+     *         of maxPending) before it is dropped as a slow consumer
+     */
+    public Duration writeDeadline() {
+        return writeDeadline;
+    }
+
     /** @return Netty I/O threads */
     public int ioThreads() {
         return ioThreads;
@@ -160,7 +170,7 @@ public final class ServerConfig {
         return "ServerConfig{host=" + host + ", port=" + port + ", serverName=" + serverName + ", maxPayload="
                 + maxPayload + ", maxPending=" + maxPending + ", maxConnections=" + maxConnections
                 + ", maxSubscriptions=" + maxSubscriptions + ", pingInterval=" + pingInterval + ", maxPingsOut="
-                + maxPingsOut + ", authTimeout=" + authTimeout + ", ioThreads=" + ioThreads + ", noAuthScope="
+                + maxPingsOut + ", authTimeout=" + authTimeout + ", writeDeadline=" + writeDeadline + ", ioThreads=" + ioThreads + ", noAuthScope="
                 + noAuthScope + ", tokens=" + tokens.size() + ", users=" + users.keySet() + '}';
     }
 
@@ -176,6 +186,7 @@ public final class ServerConfig {
         private Duration pingInterval = Duration.ofMinutes(2);
         private int maxPingsOut = 2;
         private Duration authTimeout = Duration.ofSeconds(2);
+        private Duration writeDeadline = Duration.ofSeconds(2);
         private int ioThreads = Runtime.getRuntime().availableProcessors();
         private Scope noAuthScope = Scope.PUBLIC;
         private final Map<String, Scope> tokens = new LinkedHashMap<>();
@@ -270,6 +281,12 @@ public final class ServerConfig {
         /** @param authTimeout > 0; default 2 s @return this */
         public Builder authTimeout(Duration authTimeout) {
             this.authTimeout = positive("authTimeout", authTimeout);
+            return this;
+        }
+
+        /** @param writeDeadline > 0; default 2 s (see {@link ServerConfig#writeDeadline()}) @return this */
+        public Builder writeDeadline(Duration writeDeadline) {
+            this.writeDeadline = positive("writeDeadline", writeDeadline);
             return this;
         }
 

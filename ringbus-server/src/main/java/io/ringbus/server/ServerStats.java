@@ -16,9 +16,10 @@ package io.ringbus.server;
  * @param protocolErrors       -ERR sent for malformed input (parser errors, invalid subjects, limits)
  * @param publishPauses        times a connection stopped reading because the broker was full
  * @param staleConnections     clients closed for not answering pings
+ * @param outboundStalls       deliveries that waited for a subscriber to read (half of maxPending queued)
  */
 public record ServerStats(long connections, long totalConnections, long rejectedConnections, long messagesIn,
                           long messagesOut, long bytesIn, long bytesOut, long slowConsumers, long authFailures,
                           long permissionViolations, long protocolErrors, long publishPauses,
-                          long staleConnections) {
+                          long staleConnections, long outboundStalls) {
 }

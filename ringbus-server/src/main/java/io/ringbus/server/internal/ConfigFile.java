@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * <pre>
  * host, port, server_name, io_threads,
  * max_payload, max_pending, max_connections, max_subscriptions,   sizes accept k/m/g suffixes
- * ping_interval, max_pings_out, auth_timeout,                    durations: 500ms, 2s, 2m, 1h
+ * ping_interval, max_pings_out, auth_timeout, write_deadline,    durations: 500ms, 2s, 2m, 1h
  * no_auth_scope                                                   PUBLIC | FEDERATED | PRIVATE | ROOT
  * broker.ring_size, broker.event_loops, broker.worker_pool_size,
  * broker.wait_strategy, broker.default_scope, broker.shutdown_timeout
@@ -98,6 +98,7 @@ public final class ConfigFile {
             case "ping_interval" -> server.pingInterval(duration(value));
             case "max_pings_out" -> server.maxPingsOut(integer(value));
             case "auth_timeout" -> server.authTimeout(duration(value));
+            case "write_deadline" -> server.writeDeadline(duration(value));
             case "no_auth_scope" -> server.noAuthScope(scope(value));
             case "broker.ring_size" -> broker.ringSize(integer(value));
             case "broker.event_loops" -> broker.eventLoops(integer(value));

@@ -92,7 +92,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         }
         counted = true;
         counters.totalConnections.increment();
-        outbound = new Outbound(channel, counters, config.maxPending(), this::slowConsumer);
+        outbound = new Outbound(channel, counters, config.maxPending(), config.writeDeadline().toNanos(),
+                this::slowConsumer);
         String ip = channel.remoteAddress() instanceof InetSocketAddress address && address.getAddress() != null
                 ? address.getAddress().getHostAddress() : null;
         channel.writeAndFlush(Unpooled.copiedBuffer(server.info(id, ip), StandardCharsets.UTF_8));
@@ -341,7 +342,9 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
                 return;
             }
         }
-        SubscribeOptions subscribeOptions = SubscribeOptions.defaults().mode(ExecutionMode.EVENT_LOOP);
+        // The handler may stall for up to the write deadline (see Outbound): not a blocked handler.
+        SubscribeOptions subscribeOptions = SubscribeOptions.defaults().mode(ExecutionMode.EVENT_LOOP)
+                .maxExecuteTime(server.config.writeDeadline().plusSeconds(1));
         try {
             if (queueGroup != null) {
                 subscribeOptions = subscribeOptions.queueGroup(queueGroup);

@@ -10,13 +10,19 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One connection's outbound path for MSG/HMSG. Broker dispatch threads enqueue deliveries; the
  * connection's Netty event loop drains them in batches into pooled buffers while the channel is
- * writable. Pending bytes (queued, not yet handed to Netty) are bounded by {@code maxPending}:
- * past it the client is a slow consumer. Netty's own buffer is bounded by the channel's write
- * watermark, since draining stops while the channel is not writable.
+ * writable. Netty's own buffer is bounded by the channel's write watermark, since draining stops
+ * while the channel is not writable.
+ *
+ * <p>Pending bytes (queued, not yet handed to Netty) are bounded: past half of
+ * {@code maxPending} the delivering broker thread waits for the client to read (a stall, as
+ * nats-server stalls producers), which fills the ring and pauses the publishing sockets, so a
+ * subscriber that reads at full speed is never dropped. A client that makes no room within the
+ * write deadline is a slow consumer: it is dropped and the stall ends.
  *
  * <pre>
  * MSG  &lt;subject&gt; &lt;sid&gt; [reply-to] &lt;#bytes&gt;\r\n&lt;payload&gt;\r\n
@@ -30,11 +36,14 @@ final class Outbound {
     private static final int FRAME_OVERHEAD = 48;
     private static final byte[] CRLF = {'\r', '\n'};
     private static final byte[] EMPTY = new byte[0];
+    private static final long MAX_STALL_PARK_NANOS = 1_000_000;
 
     private final Channel channel;
     private final ServerCounters counters;
     private final long maxPending;
     private final Runnable onSlowConsumer;
+    private final long stallBytes;
+    private final long writeDeadlineNanos;
     private final MpscUnboundedAtomicArrayQueue<Frame> queue = new MpscUnboundedAtomicArrayQueue<>(256);
     private final AtomicLong pending = new AtomicLong();
     private final AtomicBoolean scheduled = new AtomicBoolean();
@@ -44,10 +53,13 @@ final class Outbound {
     private record Frame(String subject, byte[] sid, String replyTo, byte[] headers, byte[] payload, int size) {
     }
 
-    Outbound(Channel channel, ServerCounters counters, long maxPending, Runnable onSlowConsumer) {
+    Outbound(Channel channel, ServerCounters counters, long maxPending, long writeDeadlineNanos,
+             Runnable onSlowConsumer) {
         this.channel = channel;
         this.counters = counters;
         this.maxPending = maxPending;
+        this.stallBytes = maxPending / 2;
+        this.writeDeadlineNanos = writeDeadlineNanos;
         this.onSlowConsumer = onSlowConsumer;
     }
 
@@ -66,16 +78,50 @@ final class Outbound {
         String replyTo = message.replyTo();
         int size = FRAME_OVERHEAD + message.subject().length() + (replyTo == null ? 0 : replyTo.length())
                 + payload.length + (headerBlock == null ? 0 : headerBlock.length);
+        long queued = pending.get();
+        if (queued > 0 && queued + size > stallBytes && !awaitRoom(size)) {
+            return;
+        }
         if (pending.addAndGet(size) > maxPending) {
-            closed = true;
-            queue.clear();
-            onSlowConsumer.run();
+            slowConsumer();
             return;
         }
         queue.offer(new Frame(message.subject(), sid, replyTo, headerBlock, payload, size));
         if (scheduled.compareAndSet(false, true)) {
             channel.eventLoop().execute(drain);
         }
+    }
+
+    /**
+     * Broker thread: waits until the client has read enough, or the write deadline passes.
+     *
+     * @return {@code false} when the client was dropped as a slow consumer (or closed)
+     */
+    private boolean awaitRoom(int size) {
+        counters.outboundStalls.increment();
+        long deadline = System.nanoTime() + writeDeadlineNanos;
+        long park = 10_000;
+        for (;;) {
+            long queued = pending.get();
+            if (queued == 0 || queued + size <= stallBytes) {
+                return true;
+            }
+            if (closed) {
+                return false;
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                slowConsumer();
+                return false;
+            }
+            LockSupport.parkNanos(park);
+            park = Math.min(park * 2, MAX_STALL_PARK_NANOS);
+        }
+    }
+
+    private void slowConsumer() {
+        closed = true;
+        queue.clear();
+        onSlowConsumer.run();
     }
 
     /** Netty loop: the channel became writable again. */

@@ -20,12 +20,13 @@ public final class ServerCounters {
     final LongAdder protocolErrors = new LongAdder();
     final LongAdder publishPauses = new LongAdder();
     final LongAdder staleConnections = new LongAdder();
+    final LongAdder outboundStalls = new LongAdder();
 
     /** @return a snapshot */
     public ServerStats snapshot() {
         return new ServerStats(connections.get(), totalConnections.sum(), rejectedConnections.sum(),
                 messagesIn.sum(), messagesOut.sum(), bytesIn.sum(), bytesOut.sum(), slowConsumers.sum(),
                 authFailures.sum(), permissionViolations.sum(), protocolErrors.sum(), publishPauses.sum(),
-                staleConnections.sum());
+                staleConnections.sum(), outboundStalls.sum());
     }
 }

@@ -1,0 +1,77 @@
+package io.ringbus.bench.network;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The measured runs of one case on one server, or why the case failed.
+ *
+ * @param server  the server
+ * @param c       the case
+ * @param runs    the measured runs, in run order; at least one unless the case failed
+ * @param failure {@code null}, or what failed (a run that lost messages, timed out, ...);
+ *                the runs before the failure are kept but not reported
+ */
+public record CaseResult(ServerKind server, NetworkCase c, List<RunOutcome> runs, String failure) {
+    /**
+     * @throws IllegalArgumentException when a case that did not fail has no run
+     */
+    public CaseResult {
+        if (runs.isEmpty() && failure == null) {
+            throw new IllegalArgumentException("at least one measured run is needed: runs=0");
+        }
+        runs = List.copyOf(runs);
+    }
+
+    /**
+     * A case whose runs all verified.
+     *
+     * @param server the server
+     * @param c      the case
+     * @param runs   the measured runs; at least one
+     */
+    public CaseResult(ServerKind server, NetworkCase c, List<RunOutcome> runs) {
+        this(server, c, runs, null);
+    }
+
+    /** @return whether every run verified */
+    public boolean passed() {
+        return failure == null;
+    }
+
+    /** @return the median time to the last delivery, in milliseconds */
+    public double medianMillis() {
+        return median(r -> r.deliverNanos() / 1e6);
+    }
+
+    /** @return the fastest run's time to the last delivery, in milliseconds */
+    public double minMillis() {
+        return !passed() ? Double.NaN : runs.stream().mapToDouble(r -> r.deliverNanos() / 1e6).min().orElseThrow();
+    }
+
+    /** @return the slowest run's time to the last delivery, in milliseconds */
+    public double maxMillis() {
+        return !passed() ? Double.NaN : runs.stream().mapToDouble(r -> r.deliverNanos() / 1e6).max().orElseThrow();
+    }
+
+    /** @return the median of the runs' published messages per second */
+    public double medianPublishedPerSecond() {
+        return median(RunOutcome::publishedPerSecond);
+    }
+
+    /** @return the median of the runs' deliveries per second */
+    public double medianDeliveriesPerSecond() {
+        return median(RunOutcome::deliveriesPerSecond);
+    }
+
+    private double median(ToDoubleFunction<RunOutcome> metric) {
+        if (!passed()) {
+            return Double.NaN;
+        }
+        double[] values = runs.stream().mapToDouble(metric).toArray();
+        Arrays.sort(values);
+        int mid = values.length / 2;
+        return values.length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+    }
+}

@@ -1,0 +1,150 @@
+package io.ringbus.bench.network;
+
+import io.ringbus.bench.JsonWriter;
+import io.ringbus.bench.TextTable;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The comparison's results as tables and as JSON members. The ratio column is a server's median
+ * deliveries per second divided by nats-server's on the same case (1.00 = as fast; absent when
+ * nats-server did not run).
+ *
+ * @param warmupRuns unmeasured runs per case and server
+ * @param runs       measured runs per case and server
+ * @param servers    one per server, in run order
+ */
+public record ComparisonReport(int warmupRuns, int runs, List<ServerRun> servers) {
+    /** The server the ratios divide by. */
+    public static final ServerKind BASELINE = ServerKind.NATS;
+
+    /** @return the throughput table: one row per case and server, cases grouped */
+    public String table() {
+        TextTable table = new TextTable("case", "server", "messages", "median ms", "min ms", "max ms",
+                "M msg/s published", "M deliveries/s", "vs " + BASELINE.label());
+        if (servers.isEmpty()) {
+            return table.render();
+        }
+        for (int i = 0; i < servers.getFirst().cases().size(); i++) {
+            for (ServerRun server : servers) {
+                CaseResult r = server.cases().get(i);
+                if (!r.passed()) {
+                    table.row(r.c().label(), server.server().label(), String.format(Locale.ROOT, "%,d", r.c().messages()),
+                            "FAILED", "-", "-", "-", "-", "-");
+                    continue;
+                }
+                Double ratio = ratio(r);
+                table.row(r.c().label(), server.server().label(), String.format(Locale.ROOT, "%,d", r.c().messages()),
+                        fmt("%.1f", r.medianMillis()), fmt("%.1f", r.minMillis()), fmt("%.1f", r.maxMillis()),
+                        fmt("%.2f", r.medianPublishedPerSecond() / 1e6), fmt("%.2f", r.medianDeliveriesPerSecond() / 1e6),
+                        ratio == null ? "-" : fmt("%.2f", ratio));
+            }
+        }
+        StringBuilder out = new StringBuilder(table.render());
+        for (ServerRun server : servers) {
+            for (CaseResult r : server.cases()) {
+                if (!r.passed()) {
+                    out.append("FAILED ").append(server.server().label()).append(' ').append(r.c().label()).append(": ")
+                            .append(r.failure()).append('\n');
+                }
+            }
+        }
+        return out.toString();
+    }
+
+    /** @return whether every case on every server verified */
+    public boolean passed() {
+        return servers.stream().allMatch(s -> s.cases().stream().allMatch(CaseResult::passed));
+    }
+
+    /** @return one row per server: peak RSS, and the counters ringbus-server printed when stopped */
+    public String memoryTable() {
+        TextTable table = new TextTable("server", "peak RSS MiB", "messages in", "messages out", "publish pauses",
+                "slow consumers");
+        for (ServerRun server : servers) {
+            Map<String, Long> s = server.stats();
+            table.row(server.server().label(), fmt("%.1f", server.peakRssMiB()), stat(s, "messagesIn"),
+                    stat(s, "messagesOut"), stat(s, "publishPauses"), stat(s, "slowConsumers"));
+        }
+        return table.render();
+    }
+
+    /**
+     * Writes the comparison as members of the current JSON object.
+     *
+     * @param json a writer positioned inside an object
+     */
+    public void writeMembers(JsonWriter json) {
+        json.name("warmupRuns").value(warmupRuns);
+        json.name("runs").value(runs);
+        json.name("baseline").value(BASELINE.label());
+        json.name("servers").beginArray();
+        for (ServerRun server : servers) {
+            json.beginObject()
+                    .name("name").value(server.server().label())
+                    .name("command").value(String.join(" ", server.command()))
+                    .name("peakRssMiB").value(server.peakRssMiB());
+            json.name("stats").beginObject();
+            server.stats().forEach((k, v) -> json.name(k).value(v));
+            json.endObject();
+            json.name("cases").beginArray();
+            for (CaseResult r : server.cases()) {
+                json.beginObject()
+                        .name("case").value(r.c().label())
+                        .name("publishers").value(r.c().publishers())
+                        .name("subscribers").value(r.c().subscribers())
+                        .name("payloadBytes").value(r.c().payloadBytes())
+                        .name("messages").value(r.c().messages())
+                        .name("deliveries").value(r.c().deliveries())
+                        .name("verified").value(r.passed())
+                        .name("failure").value(r.failure())
+                        .name("medianMs").value(r.medianMillis())
+                        .name("minMs").value(r.minMillis())
+                        .name("maxMs").value(r.maxMillis())
+                        .name("medianPublishedPerSecond").value(r.medianPublishedPerSecond())
+                        .name("medianDeliveriesPerSecond").value(r.medianDeliveriesPerSecond());
+                Double ratio = ratio(r);
+                json.name("ratioToBaseline");
+                if (ratio == null) {
+                    json.nullValue();
+                } else {
+                    json.value(ratio);
+                }
+                json.name("runs").beginArray();
+                for (RunOutcome o : r.runs()) {
+                    json.beginObject()
+                            .name("publishMs").value(o.publishNanos() / 1e6)
+                            .name("deliverMs").value(o.deliverNanos() / 1e6)
+                            .endObject();
+                }
+                json.endArray().endObject();
+            }
+            json.endArray().endObject();
+        }
+        json.endArray();
+    }
+
+    private Double ratio(CaseResult r) {
+        for (ServerRun server : servers) {
+            if (server.server() == BASELINE) {
+                for (CaseResult b : server.cases()) {
+                    if (b.c().equals(r.c()) && b.passed()) {
+                        return r.medianDeliveriesPerSecond() / b.medianDeliveriesPerSecond();
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String stat(Map<String, Long> stats, String name) {
+        Long value = stats.get(name);
+        return value == null ? "-" : String.format(Locale.ROOT, "%,d", value);
+    }
+
+    private static String fmt(String format, double value) {
+        return String.format(Locale.ROOT, format, value);
+    }
+}

@@ -1,0 +1,205 @@
+package io.ringbus.bench.network;
+
+import io.ringbus.bench.HumanDurationConverter;
+import io.ringbus.bench.JsonWriter;
+import io.ringbus.bench.JvmDescription;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+/**
+ * The {@code network} subcommand: ringbus-server against nats-server over TCP with the same
+ * jnats workload, each server a separate process measured alone (throughput and peak RSS), then
+ * the overload runs (see {@link OverloadRunner}). Exit code 0 when everything verified, 2 when a
+ * run lost, duplicated or reordered a message or timed out, 1 when a server could not be run.
+ */
+@Command(name = "network",
+        description = "ringbus-server vs nats-server over TCP with jnats (1->1, 1->4, 1->1 1 KiB, 4->1), then overload runs.")
+public final class NetworkCommand implements Callable<Integer> {
+    /** Which parts to run. */
+    enum Part { COMPARE, OVERLOAD, ALL }
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    boolean help;
+
+    @Option(names = "--only", description = "COMPARE, OVERLOAD or ALL (default: ${DEFAULT-VALUE})")
+    Part only = Part.ALL;
+
+    @Option(names = "--servers", split = ",", description = "ringbus, nats or both, in run order (default: ringbus,nats)")
+    List<String> servers = new ArrayList<>(List.of("ringbus", "nats"));
+
+    @Option(names = "--cases", split = ",", description = "subset of 1x1x16, 1x4x16, 1x1x1024, 4x1x16"
+            + " (publishers x subscribers x bytes), in run order (default: all)")
+    List<String> caseIds = new ArrayList<>();
+
+    @Option(names = "--messages", description = "messages per run of the 16 B cases (default: ${DEFAULT-VALUE})")
+    long messages = 2_000_000;
+
+    @Option(names = "--large-messages", description = "messages per run of the 1 KiB case (default: ${DEFAULT-VALUE})")
+    long largeMessages = 500_000;
+
+    @Option(names = "--warmup", description = "warm-up runs per case and server (default: ${DEFAULT-VALUE})")
+    int warmup = 1;
+
+    @Option(names = "--runs", description = "measured runs per case and server; the median is reported (default: ${DEFAULT-VALUE})")
+    int runs = 3;
+
+    @Option(names = "--timeout", converter = HumanDurationConverter.class,
+            description = "longest a run may take before it fails (default: 120s)")
+    Duration timeout = Duration.ofSeconds(120);
+
+    @Option(names = "--server-jar", description = "ringbus-server.jar (default: ringbus-server/target/ beside this jar)")
+    Path serverJar;
+
+    @Option(names = "--nats-server", description = "the nats-server binary (default: on PATH or /usr/sbin; bin/bench-deps installs it)")
+    Path natsServer;
+
+    @Option(names = "--ringbus-heap", description = "ringbus-server's -Xmx in the comparison (default: ${DEFAULT-VALUE})")
+    String ringbusHeap = "1g";
+
+    @Option(names = "--ringbus-jvm-arg", description = "extra JVM option for ringbus-server, repeatable (e.g. JFR)")
+    List<String> ringbusJvmArgs = new ArrayList<>();
+
+    @Option(names = "--ringbus-config", description = "ringbus-server --config file for the comparison (default: none)")
+    Path ringbusConfig;
+
+    @Option(names = "--overload-messages", description = "overload: messages published (default: ${DEFAULT-VALUE})")
+    long overloadMessages = 500_000;
+
+    @Option(names = "--overload-publishers", description = "overload: publisher connections (default: ${DEFAULT-VALUE})")
+    int overloadPublishers = 2;
+
+    @Option(names = "--overload-heap", description = "overload: the server JVM's -Xmx (default: ${DEFAULT-VALUE})")
+    String overloadHeap = "512m";
+
+    @Option(names = "--slow-factor", description = "overload: how many times slower than the unloaded publish rate"
+            + " the slow consumers are (default: ${DEFAULT-VALUE})")
+    int slowFactor = 10;
+
+    @Option(names = "--work-dir", description = "where server logs and config files go (default: a new temp directory)")
+    Path workDir;
+
+    @Option(names = "--json", description = "also write the results as JSON to this file")
+    Path json;
+
+    private static List<NetworkCase> select(List<NetworkCase> all, List<String> ids) {
+        if (ids.isEmpty()) {
+            return all;
+        }
+        List<NetworkCase> chosen = new ArrayList<>();
+        for (String id : ids) {
+            NetworkCase match = all.stream().filter(c -> c.id().equals(id)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("unknown case (use "
+                            + all.stream().map(NetworkCase::id).toList() + "): case='" + id + "'"));
+            chosen.add(match);
+        }
+        return chosen;
+    }
+
+    /** Creates the command; picocli fills in the options. */
+    public NetworkCommand() {
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        List<ServerKind> kinds = new ArrayList<>();
+        List<NetworkCase> cases;
+        JnatsWorkload workload;
+        ServerBinaries binaries;
+        try {
+            for (String name : servers) {
+                ServerKind kind = ServerKind.byName(name);
+                if (!kinds.contains(kind)) {
+                    kinds.add(kind);
+                }
+            }
+            cases = select(NetworkCase.standard(messages, largeMessages), caseIds);
+            workload = new JnatsWorkload(timeout);
+            if (slowFactor < 2 || slowFactor > 1_000) {
+                throw new IllegalArgumentException("slow-factor must be in 2..1000: slow-factor=" + slowFactor);
+            }
+            Set<ServerKind> needed = EnumSet.noneOf(ServerKind.class);
+            needed.addAll(kinds);
+            binaries = ServerBinaries.locate(needed, serverJar, natsServer);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        Path dir = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("ringbus-network-");
+        JvmDescription jvm = JvmDescription.current();
+        System.out.println(jvm.headline());
+        System.out.printf(Locale.ROOT, "network scenario: jnats clients in this JVM, servers as separate processes on"
+                        + " 127.0.0.1; %d warm-up + %d measured runs per case and server; logs in %s%n",
+                warmup, runs, dir);
+        ComparisonReport comparison = null;
+        OverloadReport overload = null;
+        try {
+            if (only != Part.OVERLOAD) {
+                NetworkComparison runner = new NetworkComparison(binaries, workload, warmup, runs, ringbusHeap,
+                        ringbusJvmArgs, ringbusConfig, dir, System.out);
+                comparison = new ComparisonReport(warmup, runs, runner.run(kinds, cases));
+                System.out.println();
+                System.out.print(comparison.table());
+                System.out.println();
+                System.out.print(comparison.memoryTable());
+            }
+            if (only != Part.COMPARE) {
+                OverloadRunner runner = new OverloadRunner(binaries, overloadMessages, overloadPublishers,
+                        overloadHeap, slowFactor, timeout, dir, System.out);
+                overload = runner.run(kinds);
+                System.out.println();
+                System.out.print(overload.text());
+            }
+        } catch (NetworkVerificationException e) {
+            System.err.println("FAILED: " + e.getMessage());
+            return 2;
+        } catch (java.io.IOException e) {
+            System.err.println("FAILED: " + e.getMessage());
+            return 1;
+        }
+        boolean passed = (comparison == null || comparison.passed()) && (overload == null || overload.passed());
+        if (json != null) {
+            JsonWriter out = new JsonWriter().beginObject();
+            out.name("scenario").value("network");
+            jvm.writeMembers(out);
+            out.name("client").value("jnats");
+            out.name("comparison");
+            if (comparison == null) {
+                out.nullValue();
+            } else {
+                out.beginObject();
+                comparison.writeMembers(out);
+                out.endObject();
+            }
+            out.name("overload");
+            if (overload == null) {
+                out.nullValue();
+            } else {
+                out.beginObject();
+                overload.writeMembers(out);
+                out.endObject();
+            }
+            Files.writeString(json, out.endObject().toJson(), StandardCharsets.UTF_8);
+            System.out.println("JSON written to " + json);
+        }
+        if (!passed) {
+            System.err.println("FAILED: see the FAILED lines above");
+        }
+        return passed ? 0 : 2;
+    }
+}

@@ -1,0 +1,71 @@
+package io.ringbus.bench.network;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** The servers the {@code network} scenario compares, each run as its own process. */
+public enum ServerKind {
+    /** ringbus-server's standalone launcher, {@code java -Xmx.. -jar ringbus-server.jar}. */
+    RINGBUS("ringbus-server", "ringbus"),
+    /** The reference NATS server (Debian's {@code nats-server} package). */
+    NATS("nats-server", "nats");
+
+    private final String label;
+    private final String shortName;
+
+    ServerKind(String label, String shortName) {
+        this.label = label;
+        this.shortName = shortName;
+    }
+
+    /** @return the name in tables and JSON */
+    public String label() {
+        return label;
+    }
+
+    /**
+     * @param name {@code ringbus}, {@code nats}, or a {@link #label()}, any case
+     * @return the kind
+     * @throws IllegalArgumentException naming the value when it is none of them
+     */
+    public static ServerKind byName(String name) {
+        for (ServerKind kind : values()) {
+            if (kind.shortName.equalsIgnoreCase(name) || kind.label.equalsIgnoreCase(name)) {
+                return kind;
+            }
+        }
+        throw new IllegalArgumentException("unknown server (use ringbus or nats): server='" + name + "'");
+    }
+
+    /**
+     * The command that starts this server on 127.0.0.1.
+     *
+     * @param binaries where java, the ringbus-server jar and nats-server are
+     * @param port     the port to listen on
+     * @param heap     ringbus-server's {@code -Xmx} value, e.g. {@code 1g}; ignored for nats-server
+     * @param jvmArgs  extra JVM options for ringbus-server (e.g. JFR); ignored for nats-server
+     * @param config   a configuration file in the server's own format, or {@code null}
+     * @return the command line
+     */
+    List<String> command(ServerBinaries binaries, int port, String heap, List<String> jvmArgs, Path config) {
+        List<String> command = new ArrayList<>();
+        String portText = Integer.toString(port);
+        if (this == RINGBUS) {
+            command.add(binaries.java().toString());
+            command.add("-Xmx" + heap.toLowerCase(Locale.ROOT));
+            command.addAll(jvmArgs);
+            command.addAll(List.of("-jar", binaries.ringbusJar().toString(), "--host", "127.0.0.1", "--port", portText));
+            if (config != null) {
+                command.addAll(List.of("--config", config.toString()));
+            }
+        } else {
+            command.addAll(List.of(binaries.natsServer().toString(), "-a", "127.0.0.1", "-p", portText));
+            if (config != null) {
+                command.addAll(List.of("-c", config.toString()));
+            }
+        }
+        return command;
+    }
+}
