@@ -54,6 +54,18 @@ public interface Broker extends Client, AutoCloseable {
      */
     Client newClient(Scope scope);
 
+    /**
+     * Runs {@code action} once every message accepted before this call has been handed to its
+     * subscribers (handled, for EVENT_LOOP subscribers; buffered, for WORKER and VIRTUAL ones),
+     * on the event loop that passes it last. Used by the network front to answer a NATS PING
+     * only after the deliveries caused by the client's earlier PUBs. Never waits.
+     *
+     * @param action what to run; must not block
+     * @return {@code false}, with nothing scheduled, when the ring is full
+     * @throws IllegalStateException when the broker is closed
+     */
+    boolean tryFence(Runnable action);
+
     /** @return a consistent-enough snapshot of the counters; cheap, may be called from any thread */
     BrokerStats stats();
 

@@ -32,7 +32,11 @@ final class EventLoop implements EventHandler<MessageSlot> {
     @Override
     public void onEvent(MessageSlot slot, long sequence, boolean endOfBatch) {
         Route route = slot.route;
-        if (route == null) {
+        if (route == null || route == Route.FENCE) {
+            if (route == Route.FENCE) {
+                ((Fence) slot.payload).pass(broker);
+            }
+            progress.set(sequence);
             return;
         }
         HandlerProbe probe = this.probe;

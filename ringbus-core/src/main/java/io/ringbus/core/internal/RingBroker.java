@@ -79,6 +79,7 @@ public final class RingBroker implements Broker {
     private final LongAdder rejected = new LongAdder();
     private final LongAdder publishWaits = new LongAdder();
     private final LongAdder cancelled = new LongAdder();
+    private final LongAdder fences = new LongAdder();
     private final LongAdder handlerErrors = new LongAdder();
     private final LongAdder slowConsumers = new LongAdder();
     private final LongAdder retiredDelivered = new LongAdder();
@@ -393,6 +394,30 @@ public final class RingBroker implements Broker {
     }
 
     @Override
+    public boolean tryFence(Runnable action) {
+        if (action == null) {
+            throw new IllegalArgumentException("action must not be null");
+        }
+        if (closed) {
+            throw closedException("fence");
+        }
+        long sequence;
+        try {
+            sequence = ring.tryNext();
+        } catch (InsufficientCapacityException full) {
+            return false;
+        }
+        ring.get(sequence).set(Route.FENCE, null, null, Headers.EMPTY, new Fence(action, loops.length), 0);
+        fences.increment();
+        ring.publish(sequence);
+        return true;
+    }
+
+    void fenceFailed(RuntimeException error) {
+        LOG.error("fence action threw; carrying on", error);
+    }
+
+    @Override
     public Client newClient(Scope scope) {
         if (scope == null) {
             throw new IllegalArgumentException("scope must not be null");
@@ -430,7 +455,7 @@ public final class RingBroker implements Broker {
                     s.options().queueGroup(), s.pending(), count, s.dropped()));
         }
         subscriptions.sort((a, b) -> Long.compare(a.id(), b.id()));
-        return new BrokerStats(ring.getCursor() + 1 - cancelled.sum(), rejected.sum(), publishWaits.sum(),
+        return new BrokerStats(ring.getCursor() + 1 - cancelled.sum() - fences.sum(), rejected.sum(), publishWaits.sum(),
                 delivered, Map.copyOf(drops), handlerErrors.sum(), config.ringSize(), ring.remainingCapacity(),
                 watchdog.warnings(), List.copyOf(subscriptions));
     }

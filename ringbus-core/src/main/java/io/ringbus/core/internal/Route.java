@@ -15,6 +15,9 @@ import java.util.Map;
 final class Route {
     private static final Subscriber[] NO_SUBSCRIBERS = new Subscriber[0];
 
+    /** Marks a slot whose payload is a {@link Fence}, not a message. */
+    static final Route FENCE = new Route(Scope.ROOT, new Subscriber[0][], new QueueGroupRoute[0], 0);
+
     final Scope scope;
     /** {@code subscribers[loop]}: the non-group subscribers served by event loop {@code loop}. */
     final Subscriber[][] subscribers;
