@@ -404,6 +404,15 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         if (closing) {
             return;
         }
+        // Answer after the deliveries this client's earlier PUBs caused (clients use PING/PONG
+        // as a flush barrier); directly when the ring is full or the broker closed.
+        try {
+            if (outbound != null && server.broker.tryFence(outbound::enqueuePong)) {
+                return;
+            }
+        } catch (IllegalStateException brokerClosed) {
+            // fall through: answer at once
+        }
         channel.write(PONG.duplicate(), channel.voidPromise());
         needsFlush = true;
     }

@@ -57,6 +57,10 @@ final class Outbound {
     private int sizeDigitsLength;
     private int lastSize = -1;
 
+    /** Not a message: a PONG, queued behind the deliveries before it (see {@link #enqueuePong()}). */
+    private static final Frame PONG_FRAME = new Frame(null, null, null, null, null, 0);
+    private static final byte[] PONG = {'P', 'O', 'N', 'G', '\r', '\n'};
+
     private record Frame(String subject, byte[] sid, String replyTo, byte[] headers, byte[] payload, int size) {
     }
 
@@ -131,6 +135,20 @@ final class Outbound {
         onSlowConsumer.run();
     }
 
+    /**
+     * Queues a PONG behind every delivery queued so far; called from a broker fence, so that a
+     * client's PING is answered after the messages its earlier PUBs caused, as nats-server does.
+     */
+    void enqueuePong() {
+        if (closed) {
+            return;
+        }
+        queue.offer(PONG_FRAME);
+        if (scheduled.compareAndSet(false, true)) {
+            channel.eventLoop().execute(drain);
+        }
+    }
+
     /** Netty loop: the channel became writable again. */
     void onWritable() {
         if (!queue.isEmpty()) {
@@ -166,6 +184,10 @@ final class Outbound {
             }
             if (buffer == null) {
                 buffer = channel.alloc().ioBuffer(BATCH_BYTES);
+            }
+            if (frame == PONG_FRAME) {
+                buffer.writeBytes(PONG);
+                continue;
             }
             encode(frame, buffer);
             frameBytes += frame.size;
