@@ -1,0 +1,53 @@
+package io.ringbus.core;
+
+import io.ringbus.core.internal.SubjectPattern;
+
+/**
+ * The subject grammar of ringbus (that of NATS), for code that stores or routes subjects outside
+ * a broker: the outbox checks subjects when a row is appended, long before it is published.
+ *
+ * <pre>
+ * subject  = token *( "." token )   ; tokens are non-empty, without '.', whitespace or DEL
+ * pattern  = subject whose tokens may be "*" (one token); the last may be "&gt;" (one or more)
+ * </pre>
+ */
+public final class Subject {
+    private Subject() {
+    }
+
+    /**
+     * Checks a subject to publish to.
+     *
+     * @param subject the subject
+     * @return {@code subject}
+     * @throws IllegalArgumentException naming the subject when it is null, malformed or has a wildcard
+     */
+    public static String requireLiteral(String subject) {
+        SubjectPattern.literalTokens(subject, "subject");
+        return subject;
+    }
+
+    /**
+     * Checks a subscription pattern.
+     *
+     * @param pattern the pattern
+     * @return {@code pattern}
+     * @throws IllegalArgumentException naming the pattern when it is null or malformed
+     */
+    public static String requirePattern(String pattern) {
+        SubjectPattern.parse(pattern);
+        return pattern;
+    }
+
+    /**
+     * Tells whether a pattern matches a literal subject. Both are checked first.
+     *
+     * @param pattern a subscription pattern
+     * @param subject a literal subject
+     * @return whether {@code pattern} matches {@code subject}
+     * @throws IllegalArgumentException naming the bad pattern or subject
+     */
+    public static boolean matches(String pattern, String subject) {
+        return SubjectPattern.parse(pattern).matches(SubjectPattern.literalTokens(subject, "subject"));
+    }
+}

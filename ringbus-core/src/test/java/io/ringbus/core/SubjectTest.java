@@ -1,0 +1,29 @@
+package io.ringbus.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class SubjectTest {
+    @Test
+    void acceptsLiteralSubjectsAndRejectsWildcardsNamingTheValue() {
+        assertThat(Subject.requireLiteral("orders.created")).isEqualTo("orders.created");
+        assertThatThrownBy(() -> Subject.requireLiteral("orders.*"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("orders.*");
+        assertThatThrownBy(() -> Subject.requireLiteral("orders..created"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("orders..created");
+        assertThatThrownBy(() -> Subject.requireLiteral("a b"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a b");
+    }
+
+    @Test
+    void matchesWildcardsAsTheBrokerDoes() {
+        assertThat(Subject.matches("orders.>", "orders.eu.created")).isTrue();
+        assertThat(Subject.matches("orders.*", "orders.eu.created")).isFalse();
+        assertThat(Subject.matches("*.created", "orders.created")).isTrue();
+        assertThat(Subject.matches(">", "x")).isTrue();
+        assertThatThrownBy(() -> Subject.requirePattern("a.>.b"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a.>.b");
+    }
+}

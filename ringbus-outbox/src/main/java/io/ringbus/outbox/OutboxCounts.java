@@ -1,0 +1,11 @@
+package io.ringbus.outbox;
+
+/**
+ * How many rows the outbox holds in each state.
+ *
+ * @param pending   waiting for delivery or for their next attempt
+ * @param delivered delivered and kept until the retention sweep (0 when relays delete them)
+ * @param dead      dead letters
+ */
+public record OutboxCounts(long pending, long delivered, long dead) {
+}

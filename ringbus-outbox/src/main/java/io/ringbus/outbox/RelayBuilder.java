@@ -1,0 +1,189 @@
+package io.ringbus.outbox;
+
+import io.ringbus.core.Subject;
+import io.ringbus.outbox.internal.RelayLoop;
+import io.ringbus.outbox.internal.RelaySettings;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Configures a {@link Relay}. Several relays (in one JVM or in several) may deliver the same
+ * outbox; give them the same routes.
+ */
+public final class RelayBuilder {
+    /** Upper bound of {@link #batchSize}. */
+    public static final int MAX_BATCH_SIZE = 10_000;
+    private static final AtomicInteger NEXT_NAME = new AtomicInteger();
+
+    private final Outbox outbox;
+    private final List<RelaySettings.Route> routes = new ArrayList<>();
+    private String name = "relay-" + NEXT_NAME.incrementAndGet();
+    private int batchSize = 500;
+    private Duration pollInterval;
+    private Duration deliveryTimeout = Duration.ofSeconds(30);
+    private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
+    private boolean deleteDelivered;
+    private Duration retention = Duration.ofDays(7);
+    private Duration sweepInterval = Duration.ofMinutes(1);
+    private Duration countInterval = Duration.ofSeconds(5);
+    private boolean listen = true;
+
+    RelayBuilder(Outbox outbox) {
+        this.outbox = outbox;
+    }
+
+    /**
+     * Delivers every subject to {@code sink} (same as {@code route(">", sink)}).
+     *
+     * @param sink the sink
+     * @return this builder
+     */
+    public RelayBuilder sink(OutboxSink sink) {
+        return route(">", sink);
+    }
+
+    /**
+     * Delivers rows whose subject matches {@code pattern} to {@code sink}; the first matching route
+     * wins. A row no route matches becomes a dead letter.
+     *
+     * @param pattern a subject pattern ({@code *} and {@code >} wildcards)
+     * @param sink    the sink
+     * @return this builder
+     */
+    public RelayBuilder route(String pattern, OutboxSink sink) {
+        Subject.requirePattern(pattern);
+        Objects.requireNonNull(sink, "sink");
+        if (sink.maxConcurrency() < 1) {
+            throw new IllegalArgumentException("sink maxConcurrency must be at least 1: sink=" + sink.name()
+                    + ", maxConcurrency=" + sink.maxConcurrency());
+        }
+        routes.add(new RelaySettings.Route(pattern, sink));
+        return this;
+    }
+
+    /**
+     * @param name the relay's name, for threads, logs and stats
+     * @return this builder
+     */
+    public RelayBuilder name(String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("name must be non-blank: name='" + name + "'");
+        }
+        this.name = name;
+        return this;
+    }
+
+    /**
+     * @param batchSize rows claimed per transaction, 1 to {@value #MAX_BATCH_SIZE} (default 500); also
+     *                  the most rows this relay holds in memory
+     * @return this builder
+     */
+    public RelayBuilder batchSize(int batchSize) {
+        if (batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
+            throw new IllegalArgumentException("batchSize must be in [1, " + MAX_BATCH_SIZE + "]: batchSize=" + batchSize);
+        }
+        this.batchSize = batchSize;
+        return this;
+    }
+
+    /**
+     * @param pollInterval how long an idle relay waits before looking again; on PostgreSQL a
+     *                     NOTIFY wakes it sooner (default 1 s; on H2, which has no NOTIFY, 100 ms)
+     * @return this builder
+     */
+    public RelayBuilder pollInterval(Duration pollInterval) {
+        this.pollInterval = positive("pollInterval", pollInterval);
+        return this;
+    }
+
+    /**
+     * @param deliveryTimeout how long one delivery may take before it counts as failed (default 30 s)
+     * @return this builder
+     */
+    public RelayBuilder deliveryTimeout(Duration deliveryTimeout) {
+        this.deliveryTimeout = positive("deliveryTimeout", deliveryTimeout);
+        return this;
+    }
+
+    /**
+     * @param retryPolicy backoff and attempts before dead-lettering (default {@link RetryPolicy#DEFAULT})
+     * @return this builder
+     */
+    public RelayBuilder retryPolicy(RetryPolicy retryPolicy) {
+        this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
+        return this;
+    }
+
+    /**
+     * @param deleteDelivered delete rows once delivered instead of marking them (default false:
+     *                        marked, and deleted by the retention sweep)
+     * @return this builder
+     */
+    public RelayBuilder deleteDelivered(boolean deleteDelivered) {
+        this.deleteDelivered = deleteDelivered;
+        return this;
+    }
+
+    /**
+     * @param retention how long delivered rows (and idle key rows) are kept (default 7 days)
+     * @return this builder
+     */
+    public RelayBuilder retention(Duration retention) {
+        this.retention = positive("retention", retention);
+        return this;
+    }
+
+    /**
+     * @param sweepInterval how often the relay runs the retention sweep (default 1 min)
+     * @return this builder
+     */
+    public RelayBuilder sweepInterval(Duration sweepInterval) {
+        this.sweepInterval = positive("sweepInterval", sweepInterval);
+        return this;
+    }
+
+    /**
+     * @param countInterval how often the relay counts pending and dead rows for its stats (default 5 s)
+     * @return this builder
+     */
+    public RelayBuilder countInterval(Duration countInterval) {
+        this.countInterval = positive("countInterval", countInterval);
+        return this;
+    }
+
+    /**
+     * @param listen on PostgreSQL, wake on NOTIFY (default true); when false, poll only
+     * @return this builder
+     */
+    public RelayBuilder listen(boolean listen) {
+        this.listen = listen;
+        return this;
+    }
+
+    /**
+     * Starts the relay's thread (and, on PostgreSQL, its LISTEN thread).
+     *
+     * @return the running relay
+     */
+    public Relay start() {
+        if (routes.isEmpty()) {
+            throw new IllegalStateException("a relay needs at least one sink: call sink(...) or route(...)");
+        }
+        Duration poll = pollInterval != null ? pollInterval
+                : outbox.isPostgreSql() ? Duration.ofSeconds(1) : Duration.ofMillis(100);
+        RelaySettings settings = new RelaySettings(name, List.copyOf(routes), batchSize, poll.toMillis(),
+                deliveryTimeout.toMillis(), retryPolicy, deleteDelivered, retention.toMillis(), sweepInterval.toMillis(),
+                countInterval.toMillis(), listen && outbox.isPostgreSql(), outbox.eventIdPrefix());
+        return new Relay(new RelayLoop(outbox.dataSource(), outbox.statements(), settings));
+    }
+
+    private static Duration positive(String what, Duration value) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(what + " must be positive: " + what + "=" + value);
+        }
+        return value;
+    }
+}

@@ -1,0 +1,362 @@
+package io.ringbus.outbox.internal;
+
+import io.ringbus.outbox.DeadLetter;
+import io.ringbus.outbox.OutboxCounts;
+import io.ringbus.outbox.OutboxEvent;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Runs the statements of {@link OutboxSql} on a given connection. Never commits or rolls back:
+ * transactions belong to the caller (the application for appends, the relay for batches).
+ */
+public final class OutboxStatements {
+    private final OutboxSql sql;
+    private final boolean pg;
+
+    /**
+     * @param sql the statements for one table and dialect
+     */
+    public OutboxStatements(OutboxSql sql) {
+        this.sql = sql;
+        this.pg = sql.dialect == Dialect.POSTGRESQL;
+    }
+
+    /** @return the statements */
+    public OutboxSql sql() {
+        return sql;
+    }
+
+    /**
+     * Inserts one row; with a key, first takes that key's row lock (see {@link OutboxSql}).
+     *
+     * @return the row id
+     */
+    public long append(Connection c, String subject, String key, byte[] payload, String headers) throws SQLException {
+        if (key == null) {
+            try (PreparedStatement insert = prepareInsert(c, sql.appendRow)) {
+                insert.setString(1, subject);
+                insert.setBytes(2, payload);
+                insert.setString(3, headers);
+                return insertedId(insert);
+            }
+        }
+        if (pg) {
+            try (PreparedStatement insert = c.prepareStatement(sql.appendKeyedRow)) {
+                insert.setString(1, key);
+                insert.setString(2, subject);
+                insert.setString(3, key);
+                insert.setBytes(4, payload);
+                insert.setString(5, headers);
+                return insertedId(insert);
+            }
+        }
+        try (PreparedStatement lockKey = c.prepareStatement(sql.appendKey)) {
+            lockKey.setString(1, key);
+            lockKey.executeUpdate();
+        }
+        try (PreparedStatement insert = prepareInsert(c, sql.appendKeyedRow)) {
+            insert.setString(1, subject);
+            insert.setString(2, key);
+            insert.setBytes(3, payload);
+            insert.setString(4, headers);
+            return insertedId(insert);
+        }
+    }
+
+    private PreparedStatement prepareInsert(Connection c, String statement) throws SQLException {
+        return pg ? c.prepareStatement(statement) : c.prepareStatement(statement, Statement.RETURN_GENERATED_KEYS);
+    }
+
+    private long insertedId(PreparedStatement insert) throws SQLException {
+        if (pg) {
+            try (ResultSet rs = insert.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+        insert.executeUpdate();
+        try (ResultSet rs = insert.getGeneratedKeys()) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** @return the row counts by status */
+    public OutboxCounts counts(Connection c) throws SQLException {
+        long pending = 0;
+        long delivered = 0;
+        long dead = 0;
+        try (Statement statement = c.createStatement(); ResultSet rs = statement.executeQuery(sql.countByStatus)) {
+            while (rs.next()) {
+                switch (rs.getInt(1)) {
+                    case OutboxSql.PENDING -> pending = rs.getLong(2);
+                    case OutboxSql.DELIVERED -> delivered = rs.getLong(2);
+                    case OutboxSql.DEAD -> dead = rs.getLong(2);
+                    default -> { }
+                }
+            }
+        }
+        return new OutboxCounts(pending, delivered, dead);
+    }
+
+    /** @return {pending, dead} row counts (cheap: both are served by partial indexes on PostgreSQL) */
+    public long[] countPendingAndDead(Connection c) throws SQLException {
+        try (Statement statement = c.createStatement();
+             ResultSet rs = statement.executeQuery(sql.countPendingAndDead)) {
+            rs.next();
+            return new long[] {rs.getLong(1), rs.getLong(2)};
+        }
+    }
+
+    /**
+     * Claims up to {@code limit} due pending rows in id order, locking them (SKIP LOCKED) until the
+     * caller's transaction ends.
+     */
+    public List<ClaimedRow> claim(Connection c, int limit, String eventIdPrefix) throws SQLException {
+        List<ClaimedRow> rows = new ArrayList<>(Math.min(limit, 1024));
+        try (PreparedStatement select = c.prepareStatement(sql.claim)) {
+            select.setInt(1, limit);
+            try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                    OutboxEvent event = event(rs, eventIdPrefix);
+                    Instant dbNow = rs.getTimestamp(8).toInstant();
+                    long ageMicros = Math.max(0, java.time.Duration.between(event.createdAt(), dbNow).toNanos() / 1000);
+                    rows.add(new ClaimedRow(event, ageMicros));
+                }
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * For each key, the id of the first pending row of that key that is not among the claimed
+     * ones: the claimed rows of the key with a greater id must not be delivered now.
+     *
+     * @param claimedByKey the claimed ids of each key, in increasing order
+     * @return key to blocking id, for the keys that have one
+     */
+    public Map<String, Long> blockers(Connection c, Map<String, List<Long>> claimedByKey, long[] claimedIds)
+            throws SQLException {
+        Map<String, Long> result = new HashMap<>();
+        if (claimedByKey.isEmpty()) {
+            return result;
+        }
+        if (pg) {
+            try (PreparedStatement select = c.prepareStatement(sql.blockers)) {
+                Array ids = c.createArrayOf("bigint", box(claimedIds));
+                Array keys = c.createArrayOf("varchar", claimedByKey.keySet().toArray());
+                select.setArray(1, ids);
+                select.setArray(2, keys);
+                try (ResultSet rs = select.executeQuery()) {
+                    while (rs.next()) {
+                        long id = rs.getLong(2);
+                        if (!rs.wasNull()) {
+                            result.put(rs.getString(1), id);
+                        }
+                    }
+                }
+                ids.free();
+                keys.free();
+            }
+            return result;
+        }
+        try (PreparedStatement select = c.prepareStatement(sql.blockers)) {
+            for (Map.Entry<String, List<Long>> entry : claimedByKey.entrySet()) {
+                List<Long> claimed = entry.getValue();
+                select.setString(1, entry.getKey());
+                select.setInt(2, claimed.size() + 1);
+                int index = 0;
+                try (ResultSet rs = select.executeQuery()) {
+                    while (rs.next()) {
+                        long id = rs.getLong(1);
+                        if (index >= claimed.size() || claimed.get(index) != id) {
+                            result.put(entry.getKey(), id);
+                            break;
+                        }
+                        index++;
+                    }
+                }
+            }
+        }
+        return result;
+    }
+
+    /** Marks rows delivered, or deletes them. */
+    public void delivered(Connection c, long[] ids, boolean delete) throws SQLException {
+        if (ids.length == 0) {
+            return;
+        }
+        String statement = delete ? sql.deleteDelivered : sql.markDelivered;
+        try (PreparedStatement update = c.prepareStatement(statement)) {
+            if (pg) {
+                Array array = c.createArrayOf("bigint", box(ids));
+                update.setArray(1, array);
+                update.executeUpdate();
+                array.free();
+                return;
+            }
+            for (long id : ids) {
+                update.setLong(1, id);
+                update.addBatch();
+            }
+            update.executeBatch();
+        }
+    }
+
+    /** A failed row: to retry after {@code delayMillis}, or dead when {@code delayMillis < 0}. */
+    public record Failure(long id, long delayMillis, String error) {
+    }
+
+    /** Records failed attempts: schedules retries and moves the rest to the dead letters. */
+    public void failed(Connection c, List<Failure> failures) throws SQLException {
+        if (failures.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement retry = c.prepareStatement(sql.retry);
+             PreparedStatement dead = c.prepareStatement(sql.dead)) {
+            boolean retries = false;
+            boolean deaths = false;
+            for (Failure failure : failures) {
+                String error = failure.error().length() > 2000 ? failure.error().substring(0, 2000) : failure.error();
+                if (failure.delayMillis() >= 0) {
+                    retry.setLong(1, failure.delayMillis());
+                    retry.setString(2, error);
+                    retry.setLong(3, failure.id());
+                    retry.addBatch();
+                    retries = true;
+                } else {
+                    dead.setString(1, error);
+                    dead.setLong(2, failure.id());
+                    dead.addBatch();
+                    deaths = true;
+                }
+            }
+            if (retries) {
+                retry.executeBatch();
+            }
+            if (deaths) {
+                dead.executeBatch();
+            }
+        }
+    }
+
+    /**
+     * Deletes delivered rows older than the retention, and key rows idle that long with nothing
+     * pending, in chunks.
+     *
+     * @return how many event rows were deleted
+     */
+    public long sweep(Connection c, long retentionMillis, int chunk) throws SQLException {
+        long total = 0;
+        try (PreparedStatement delete = c.prepareStatement(sql.sweepDelivered)) {
+            delete.setLong(1, retentionMillis);
+            delete.setInt(2, chunk);
+            int deleted;
+            do {
+                deleted = delete.executeUpdate();
+                c.commit();
+                total += deleted;
+            } while (deleted == chunk);
+        }
+        try (PreparedStatement delete = c.prepareStatement(sql.sweepKeys)) {
+            delete.setLong(1, retentionMillis);
+            delete.executeUpdate();
+            c.commit();
+        }
+        return total;
+    }
+
+    /** @return dead letters after {@code afterId}, in id order */
+    public List<DeadLetter> listDead(Connection c, long afterId, int limit, String eventIdPrefix) throws SQLException {
+        List<DeadLetter> result = new ArrayList<>();
+        try (PreparedStatement select = c.prepareStatement(sql.listDead)) {
+            select.setLong(1, afterId);
+            select.setInt(2, limit);
+            try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                    result.add(deadLetter(rs, eventIdPrefix));
+                }
+            }
+        }
+        return result;
+    }
+
+    /** @return the dead letter with that id, if the row exists and is dead */
+    public Optional<DeadLetter> inspectDead(Connection c, long id, String eventIdPrefix) throws SQLException {
+        try (PreparedStatement select = c.prepareStatement(sql.inspect)) {
+            select.setLong(1, id);
+            try (ResultSet rs = select.executeQuery()) {
+                if (rs.next() && rs.getInt(10) == OutboxSql.DEAD) {
+                    return Optional.of(deadLetter(rs, eventIdPrefix));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Makes one dead letter (or all, for {@code id < 0}) pending again and wakes relays. */
+    public int retryDead(Connection c, long id) throws SQLException {
+        int count;
+        if (id < 0) {
+            try (Statement update = c.createStatement()) {
+                count = update.executeUpdate(sql.retryAllDead);
+            }
+        } else {
+            try (PreparedStatement update = c.prepareStatement(sql.retryDead)) {
+                update.setLong(1, id);
+                count = update.executeUpdate();
+            }
+        }
+        if (count > 0 && pg) {
+            try (PreparedStatement notify = c.prepareStatement("SELECT pg_notify(?, '')")) {
+                notify.setString(1, sql.channel);
+                notify.execute();
+            }
+        }
+        return count;
+    }
+
+    /** Deletes one dead letter (or all, for {@code id < 0}). */
+    public int purgeDead(Connection c, long id) throws SQLException {
+        if (id < 0) {
+            try (Statement delete = c.createStatement()) {
+                return delete.executeUpdate(sql.purgeAllDead);
+            }
+        }
+        try (PreparedStatement delete = c.prepareStatement(sql.purgeDead)) {
+            delete.setLong(1, id);
+            return delete.executeUpdate();
+        }
+    }
+
+    private static DeadLetter deadLetter(ResultSet rs, String eventIdPrefix) throws SQLException {
+        Timestamp deadAt = rs.getTimestamp(9);
+        return new DeadLetter(event(rs, eventIdPrefix), rs.getString(8), deadAt == null ? null : deadAt.toInstant());
+    }
+
+    private static OutboxEvent event(ResultSet rs, String eventIdPrefix) throws SQLException {
+        long id = rs.getLong(1);
+        return new OutboxEvent(id, eventIdPrefix + id, rs.getString(2), rs.getString(3), rs.getBytes(4),
+                HeaderCodec.decode(rs.getString(5)), rs.getInt(6), rs.getTimestamp(7).toInstant());
+    }
+
+    private static Long[] box(long[] values) {
+        Long[] boxed = new Long[values.length];
+        for (int i = 0; i < values.length; i++) {
+            boxed[i] = values[i];
+        }
+        return boxed;
+    }
+}

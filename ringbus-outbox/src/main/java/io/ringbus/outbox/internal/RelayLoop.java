@@ -1,0 +1,388 @@
+package io.ringbus.outbox.internal;
+
+import io.ringbus.core.Subject;
+import io.ringbus.outbox.OutboxEvent;
+import io.ringbus.outbox.PermanentDeliveryException;
+import io.ringbus.outbox.RelayStats;
+import io.ringbus.outbox.SinkStats;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The relay's thread: claim a batch, deliver it through the sinks, settle it, commit; wait when
+ * idle; reconnect when the database fails. See {@code Relay} for the contract.
+ *
+ * <p>Threading: one platform thread runs the loop and owns the connection; deliveries complete
+ * on the sinks' threads and only write their outcome slot and complete futures; the loop reads the
+ * outcomes after all of the batch's futures completed (that completion orders the writes).
+ */
+public final class RelayLoop implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(RelayLoop.class);
+    private static final int SWEEP_CHUNK = 10_000;
+    private static final long BLOCKED_WAIT_MILLIS = 20;
+    private static final int ROUTE_CACHE_LIMIT = 10_000;
+    private static final CompletableFuture<Boolean> NOT_DELIVERED = CompletableFuture.completedFuture(false);
+
+    private final DataSource dataSource;
+    private final OutboxStatements statements;
+    private final RelaySettings settings;
+    private final List<SinkChannel> routeChannels = new ArrayList<>();
+    private final List<SinkChannel> channels = new ArrayList<>();
+    private final Map<String, SinkChannel> routeCache = new HashMap<>();
+    private final Semaphore wakeups = new Semaphore(0);
+    private final Thread thread;
+    private final PgListener listener;
+    private final LongAdder delivered = new LongAdder();
+    private final LongAdder retried = new LongAdder();
+    private final LongAdder deadLettered = new LongAdder();
+    private final LongAdder batches = new LongAdder();
+    private final LongAdder databaseErrors = new LongAdder();
+    private final AtomicLong inFlight = new AtomicLong();
+    private volatile long pending = -1;
+    private volatile long dead = -1;
+    private volatile boolean closed;
+    private long nextCountNanos;
+    private long nextSweepNanos;
+    private int lastSettled;
+
+    /**
+     * @param dataSource where the outbox lives
+     * @param statements its statements
+     * @param settings   the relay's configuration
+     */
+    public RelayLoop(DataSource dataSource, OutboxStatements statements, RelaySettings settings) {
+        this.dataSource = dataSource;
+        this.statements = statements;
+        this.settings = settings;
+        Map<Object, SinkChannel> bySink = new IdentityHashMap<>();
+        for (RelaySettings.Route route : settings.routes()) {
+            SinkChannel channel = bySink.computeIfAbsent(route.sink(),
+                    sink -> new SinkChannel(route.sink(), settings.deliveryTimeoutMillis()));
+            routeChannels.add(channel);
+            if (!channels.contains(channel)) {
+                channels.add(channel);
+            }
+        }
+        this.thread = Thread.ofPlatform().name("ringbus-outbox-" + settings.name()).daemon(true).unstarted(this);
+        this.listener = settings.listen()
+                ? new PgListener(dataSource, statements.sql().channel(), this::wakeUp, settings.name()) : null;
+    }
+
+    /** Starts the loop (and the listener). */
+    public void start() {
+        long now = System.nanoTime();
+        nextCountNanos = now;
+        nextSweepNanos = now;
+        if (listener != null) {
+            listener.start();
+        }
+        thread.start();
+    }
+
+    /** @return the relay's name */
+    public String name() {
+        return settings.name();
+    }
+
+    /** Wakes the loop if it waits for work. */
+    public void wakeUp() {
+        if (wakeups.availablePermits() == 0) {
+            wakeups.release();
+        }
+    }
+
+    @Override
+    public void run() {
+        long backoff = 100;
+        while (!closed) {
+            try (Connection connection = dataSource.getConnection()) {
+                connection.setAutoCommit(false);
+                if (backoff > 100) {
+                    LOG.info("outbox relay {} reconnected", settings.name());
+                }
+                backoff = 100;
+                while (!closed) {
+                    int claimed = batch(connection);
+                    housekeeping(connection);
+                    if (claimed < settings.batchSize()) {
+                        waitForWork(settings.pollMillis());
+                    } else if (lastSettled == 0) {
+                        // Everything claimed waits behind rows another relay holds: give it time.
+                        waitForWork(Math.min(settings.pollMillis(), BLOCKED_WAIT_MILLIS));
+                    }
+                }
+            } catch (SQLException e) {
+                databaseErrors.increment();
+                if (closed) {
+                    break;
+                }
+                LOG.warn("outbox relay {}: database failed, retrying in {} ms: {}", settings.name(), backoff, e.toString());
+                sleep(backoff);
+                backoff = Math.min(backoff * 2, 5_000);
+            } catch (RuntimeException e) {
+                LOG.error("outbox relay {}: unexpected failure, retrying in {} ms", settings.name(), backoff, e);
+                sleep(backoff);
+                backoff = Math.min(backoff * 2, 5_000);
+            }
+        }
+    }
+
+    private int batch(Connection connection) throws SQLException {
+        long claimNanos = System.nanoTime();
+        List<ClaimedRow> rows = statements.claim(connection, settings.batchSize(), settings.eventIdPrefix());
+        lastSettled = 0;
+        if (rows.isEmpty()) {
+            connection.commit();
+            return 0;
+        }
+        batches.increment();
+        inFlight.set(rows.size());
+        try {
+            Outcome[] outcomes = deliver(connection, rows, claimNanos);
+            settle(connection, rows, outcomes);
+        } catch (SQLException | RuntimeException e) {
+            rollbackQuietly(connection);
+            throw e;
+        } finally {
+            inFlight.set(0);
+        }
+        return rows.size();
+    }
+
+    private Outcome[] deliver(Connection connection, List<ClaimedRow> rows, long claimNanos) throws SQLException {
+        int n = rows.size();
+        long[] ids = new long[n];
+        Map<String, List<Long>> byKey = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            OutboxEvent event = rows.get(i).event();
+            ids[i] = event.id();
+            if (event.key() != null) {
+                byKey.computeIfAbsent(event.key(), k -> new ArrayList<>()).add(event.id());
+            }
+        }
+        Map<String, Long> blockers = statements.blockers(connection, byKey, ids);
+        Outcome[] outcomes = new Outcome[n];
+        List<CompletableFuture<Boolean>> chains = new ArrayList<>();
+        Map<String, CompletableFuture<Boolean>> tails = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            ClaimedRow row = rows.get(i);
+            String key = row.event().key();
+            if (key == null) {
+                chains.add(deliverOne(row, i, outcomes, claimNanos));
+                continue;
+            }
+            Long blocker = blockers.get(key);
+            if (blocker != null && row.event().id() > blocker) {
+                continue; // an earlier row of this key is elsewhere: leave this one for later
+            }
+            int index = i;
+            CompletableFuture<Boolean> tail = tails.get(key);
+            tails.put(key, tail == null ? deliverOne(row, i, outcomes, claimNanos)
+                    : tail.thenCompose(ok -> ok ? deliverOne(row, index, outcomes, claimNanos) : NOT_DELIVERED));
+        }
+        chains.addAll(tails.values());
+        try {
+            CompletableFuture.allOf(chains.toArray(new CompletableFuture<?>[0])).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("relay " + settings.name() + " interrupted while delivering", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("relay " + settings.name() + ": a delivery chain failed", e.getCause());
+        }
+        return outcomes;
+    }
+
+    private CompletableFuture<Boolean> deliverOne(ClaimedRow row, int index, Outcome[] outcomes, long claimNanos) {
+        OutboxEvent event = row.event();
+        SinkChannel channel = route(event.subject());
+        if (channel == null) {
+            outcomes[index] = new Outcome(null, -1, "no route matches subject " + event.subject());
+            return NOT_DELIVERED;
+        }
+        return channel.submit(event).thenApply(failure -> {
+            if (failure == null) {
+                channel.recordDelivered(row.ageMicros() + (System.nanoTime() - claimNanos) / 1000);
+                outcomes[index] = Outcome.DELIVERED;
+                return true;
+            }
+            Throwable cause = unwrap(failure);
+            int failures = event.attempts() + 1;
+            if (cause instanceof PermanentDeliveryException || failures >= settings.retryPolicy().maxAttempts()) {
+                channel.recordDead();
+                outcomes[index] = new Outcome(channel, -1, describe(cause, failures));
+            } else {
+                channel.recordRetried();
+                outcomes[index] = new Outcome(channel, settings.retryPolicy().backoffMillis(failures),
+                        describe(cause, failures));
+            }
+            return false;
+        });
+    }
+
+    private void settle(Connection connection, List<ClaimedRow> rows, Outcome[] outcomes) throws SQLException {
+        long[] deliveredIds = new long[rows.size()];
+        int deliveredCount = 0;
+        List<OutboxStatements.Failure> failures = new ArrayList<>();
+        int retries = 0;
+        int deaths = 0;
+        for (int i = 0; i < outcomes.length; i++) {
+            Outcome outcome = outcomes[i];
+            if (outcome == null) {
+                continue;
+            }
+            long id = rows.get(i).event().id();
+            if (outcome == Outcome.DELIVERED) {
+                deliveredIds[deliveredCount++] = id;
+            } else {
+                failures.add(new OutboxStatements.Failure(id, outcome.delayMillis(), outcome.error()));
+                if (outcome.delayMillis() < 0) {
+                    deaths++;
+                } else {
+                    retries++;
+                }
+            }
+        }
+        statements.delivered(connection, java.util.Arrays.copyOf(deliveredIds, deliveredCount), settings.deleteDelivered());
+        statements.failed(connection, failures);
+        connection.commit();
+        delivered.add(deliveredCount);
+        retried.add(retries);
+        deadLettered.add(deaths);
+        lastSettled = deliveredCount + failures.size();
+    }
+
+    private void housekeeping(Connection connection) throws SQLException {
+        long now = System.nanoTime();
+        if (now - nextCountNanos >= 0) {
+            nextCountNanos = now + TimeUnit.MILLISECONDS.toNanos(settings.countMillis());
+            long[] counts = statements.countPendingAndDead(connection);
+            connection.commit();
+            pending = counts[0];
+            dead = counts[1];
+        }
+        if (now - nextSweepNanos >= 0) {
+            nextSweepNanos = now + TimeUnit.MILLISECONDS.toNanos(settings.sweepMillis());
+            long swept = statements.sweep(connection, settings.retentionMillis(), SWEEP_CHUNK);
+            if (swept > 0) {
+                LOG.debug("outbox relay {} swept {} delivered rows", settings.name(), swept);
+            }
+        }
+    }
+
+    private SinkChannel route(String subject) {
+        SinkChannel cached = routeCache.get(subject);
+        if (cached != null || routeCache.containsKey(subject)) {
+            return cached;
+        }
+        SinkChannel found = null;
+        List<RelaySettings.Route> routes = settings.routes();
+        for (int i = 0; i < routes.size(); i++) {
+            if (Subject.matches(routes.get(i).pattern(), subject)) {
+                found = routeChannels.get(i);
+                break;
+            }
+        }
+        if (routeCache.size() >= ROUTE_CACHE_LIMIT) {
+            routeCache.clear();
+        }
+        routeCache.put(subject, found);
+        return found;
+    }
+
+    private void waitForWork(long millis) {
+        try {
+            if (wakeups.tryAcquire(millis, TimeUnit.MILLISECONDS)) {
+                wakeups.drainPermits();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            closed = true;
+        }
+    }
+
+    private void sleep(long millis) {
+        waitForWork(millis);
+    }
+
+    private static void rollbackQuietly(Connection connection) {
+        try {
+            connection.rollback();
+        } catch (SQLException ignored) {
+            // the connection is broken; the database rolls back when it goes
+        }
+    }
+
+    private String describe(Throwable cause, int failures) {
+        String what = cause instanceof TimeoutException
+                ? "delivery timed out after " + settings.deliveryTimeoutMillis() + " ms"
+                : cause.getClass().getSimpleName() + ": " + cause.getMessage();
+        return "attempt " + failures + ": " + what;
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        Throwable cause = failure;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    /** @return a snapshot of the relay's counters */
+    public RelayStats stats() {
+        List<SinkStats> sinks = new ArrayList<>(channels.size());
+        for (SinkChannel channel : channels) {
+            sinks.add(channel.stats());
+        }
+        return new RelayStats(settings.name(), pending, dead, inFlight.get(), delivered.sum(), retried.sum(),
+                deadLettered.sum(), batches.sum(), databaseErrors.sum(), List.copyOf(sinks));
+    }
+
+    /**
+     * Stops the loop after its current batch.
+     *
+     * @param timeoutMillis how long to wait, or a negative value for the delivery timeout plus 5 s
+     * @return whether the loop stopped in time
+     */
+    public boolean close(long timeoutMillis) {
+        closed = true;
+        wakeUp();
+        if (listener != null) {
+            listener.close();
+        }
+        long wait = timeoutMillis >= 0 ? timeoutMillis : settings.deliveryTimeoutMillis() + 5_000;
+        try {
+            thread.join(Math.max(wait, 1));
+            if (thread.isAlive()) {
+                thread.interrupt();
+                thread.join(1_000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return !thread.isAlive();
+    }
+
+    /**
+     * How one row's attempt ended: delivered, or failed with a retry delay ({@code < 0} = dead).
+     */
+    private record Outcome(SinkChannel channel, long delayMillis, String error) {
+        static final Outcome DELIVERED = new Outcome(null, 0, null);
+    }
+}

@@ -1,0 +1,32 @@
+package io.ringbus.outbox.internal;
+
+import io.ringbus.outbox.OutboxSink;
+import io.ringbus.outbox.RetryPolicy;
+import java.util.List;
+
+/**
+ * A relay's checked configuration (see {@code RelayBuilder} for each value's meaning).
+ *
+ * @param name                 the relay's name
+ * @param routes               subject pattern to sink, first match wins
+ * @param batchSize            rows per claim
+ * @param pollMillis           idle wait
+ * @param deliveryTimeoutMillis timeout of one delivery
+ * @param retryPolicy          backoff and attempts
+ * @param deleteDelivered      delete instead of marking
+ * @param retentionMillis      how long delivered rows are kept
+ * @param sweepMillis          retention sweep interval
+ * @param countMillis          pending/dead count interval
+ * @param listen               whether to LISTEN (PostgreSQL)
+ * @param eventIdPrefix        event id prefix
+ */
+public record RelaySettings(String name, List<Route> routes, int batchSize, long pollMillis, long deliveryTimeoutMillis,
+                            RetryPolicy retryPolicy, boolean deleteDelivered, long retentionMillis, long sweepMillis,
+                            long countMillis, boolean listen, String eventIdPrefix) {
+    /**
+     * @param pattern subject pattern
+     * @param sink    where matching rows go
+     */
+    public record Route(String pattern, OutboxSink sink) {
+    }
+}
