@@ -9,6 +9,7 @@ import io.ringbus.outbox.internal.HeaderCodec;
 import io.ringbus.outbox.internal.Migrations;
 import io.ringbus.outbox.internal.OutboxSql;
 import io.ringbus.outbox.internal.OutboxStatements;
+import io.ringbus.outbox.internal.PgListener;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Objects;
@@ -40,6 +41,7 @@ public final class Outbox implements AutoCloseable {
     private final String eventIdPrefix;
     private final int maxPayloadBytes;
     private final String description;
+    private final PgListener listener;
 
     Outbox(OutboxBuilder builder) throws SQLException {
         if (builder.dataSource != null) {
@@ -80,6 +82,8 @@ public final class Outbox implements AutoCloseable {
         eventIdPrefix = builder.eventIdPrefix;
         maxPayloadBytes = builder.maxPayloadBytes;
         description = statements.sql().dialect() + " " + statements.sql().table();
+        listener = statements.sql().dialect() == Dialect.POSTGRESQL
+                ? new PgListener(dataSource, statements.sql().channel()) : null;
     }
 
     /** @return a builder with the defaults (embedded H2 file, table {@code public.ringbus_outbox}) */
@@ -217,13 +221,23 @@ public final class Outbox implements AutoCloseable {
         return statements;
     }
 
+    PgListener listener() {
+        return listener;
+    }
+
     String eventIdPrefix() {
         return eventIdPrefix;
     }
 
-    /** Closes the outbox's own connection pool (not a data source given to the builder). */
+    /**
+     * Stops the LISTEN connection and closes the outbox's own connection pool (not a data source
+     * given to the builder). Close the relays first.
+     */
     @Override
     public void close() {
+        if (listener != null) {
+            listener.close();
+        }
         if (ownPool != null) {
             ownPool.close();
         }

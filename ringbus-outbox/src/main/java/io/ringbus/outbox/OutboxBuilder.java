@@ -113,8 +113,9 @@ public final class OutboxBuilder {
     }
 
     /**
-     * @param maxPoolSize connections in the outbox's own pool (each relay holds one, plus one to
-     *                    LISTEN on PostgreSQL), 2 to 1,000
+     * @param maxPoolSize connections in the outbox's own pool, 2 to 1,000 (default 10): a busy relay
+     *                    loop holds one while it has work (returned when idle), and on PostgreSQL one
+     *                    more LISTENs for all relays of the outbox
      * @return this builder
      */
     public OutboxBuilder maxPoolSize(int maxPoolSize) {

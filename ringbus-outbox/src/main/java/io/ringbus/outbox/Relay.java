@@ -1,12 +1,12 @@
 package io.ringbus.outbox;
 
-import io.ringbus.outbox.internal.RelayLoop;
+import io.ringbus.outbox.internal.RelayGroup;
 import java.time.Duration;
 
 /**
  * Delivers an outbox's committed rows to sinks, at least once, in order per key.
  *
- * <p>One thread claims a batch of due rows in a transaction ({@code FOR UPDATE SKIP LOCKED} on
+ * <p>A thread (or {@code parallelBatches} threads) claims a batch of due rows in a transaction ({@code FOR UPDATE SKIP LOCKED} on
  * PostgreSQL, so relays share the work), delivers them through the sinks (different keys
  * concurrently, up to each sink's {@code maxConcurrency}; one key's rows one after another),
  * then in the same transaction marks them delivered, schedules retries or dead-letters them, and
@@ -19,11 +19,10 @@ import java.time.Duration;
  * it reconnects with backoff; rows stay in the database meanwhile, never in memory.
  */
 public final class Relay implements AutoCloseable {
-    private final RelayLoop loop;
+    private final RelayGroup loop;
 
-    Relay(RelayLoop loop) {
+    Relay(RelayGroup loop) {
         this.loop = loop;
-        loop.start();
     }
 
     /** @return the relay's name */

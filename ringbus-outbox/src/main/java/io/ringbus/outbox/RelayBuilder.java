@@ -1,7 +1,7 @@
 package io.ringbus.outbox;
 
 import io.ringbus.core.Subject;
-import io.ringbus.outbox.internal.RelayLoop;
+import io.ringbus.outbox.internal.RelayGroup;
 import io.ringbus.outbox.internal.RelaySettings;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,12 +16,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class RelayBuilder {
     /** Upper bound of {@link #batchSize}. */
     public static final int MAX_BATCH_SIZE = 10_000;
+    /** Upper bound of {@link #parallelBatches}. */
+    public static final int MAX_PARALLEL_BATCHES = 16;
     private static final AtomicInteger NEXT_NAME = new AtomicInteger();
 
     private final Outbox outbox;
     private final List<RelaySettings.Route> routes = new ArrayList<>();
     private String name = "relay-" + NEXT_NAME.incrementAndGet();
     private int batchSize = 500;
+    private int parallelBatches = 1;
     private Duration pollInterval;
     private Duration deliveryTimeout = Duration.ofSeconds(30);
     private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
@@ -86,6 +89,23 @@ public final class RelayBuilder {
             throw new IllegalArgumentException("batchSize must be in [1, " + MAX_BATCH_SIZE + "]: batchSize=" + batchSize);
         }
         this.batchSize = batchSize;
+        return this;
+    }
+
+    /**
+     * @param parallelBatches batches this relay has in flight at once, 1 to {@value #MAX_PARALLEL_BATCHES}
+     *                        (default 1): each is claimed and committed by a loop of its own, with a
+     *                        connection of its own, and they exclude each other as separate relays
+     *                        do. More than one keeps a slow sink busy across batch boundaries (the
+     *                        sinks' {@code maxConcurrency} still bounds the whole relay).
+     * @return this builder
+     */
+    public RelayBuilder parallelBatches(int parallelBatches) {
+        if (parallelBatches < 1 || parallelBatches > MAX_PARALLEL_BATCHES) {
+            throw new IllegalArgumentException("parallelBatches must be in [1, " + MAX_PARALLEL_BATCHES
+                    + "]: parallelBatches=" + parallelBatches);
+        }
+        this.parallelBatches = parallelBatches;
         return this;
     }
 
@@ -174,10 +194,11 @@ public final class RelayBuilder {
         }
         Duration poll = pollInterval != null ? pollInterval
                 : outbox.isPostgreSql() ? Duration.ofSeconds(1) : Duration.ofMillis(100);
-        RelaySettings settings = new RelaySettings(name, List.copyOf(routes), batchSize, poll.toMillis(),
+        RelaySettings settings = new RelaySettings(name, List.copyOf(routes), batchSize, parallelBatches, poll.toMillis(),
                 deliveryTimeout.toMillis(), retryPolicy, deleteDelivered, retention.toMillis(), sweepInterval.toMillis(),
                 countInterval.toMillis(), listen && outbox.isPostgreSql(), outbox.eventIdPrefix());
-        return new Relay(new RelayLoop(outbox.dataSource(), outbox.statements(), settings));
+        return new Relay(new RelayGroup(outbox.dataSource(), outbox.statements(), settings,
+                settings.listen() ? outbox.listener() : null));
     }
 
     private static Duration positive(String what, Duration value) {

@@ -3,6 +3,9 @@ package io.ringbus.outbox.internal;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
@@ -10,30 +13,56 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Holds one connection that LISTENs on the outbox's channel and wakes the relay on each NOTIFY
- * (sent by the insert trigger when an appending transaction commits). When the connection fails
- * it reconnects with backoff and wakes the relay once connected, since notifications sent while
- * it was away are lost; the relay's polling covers the gap.
+ * Holds one connection that LISTENs on an outbox's channel and wakes the outbox's relays on each
+ * NOTIFY (sent by the insert trigger when an appending transaction commits). One per outbox, so
+ * relays do not each hold a connection for it; its thread starts with the first relay. When the
+ * connection fails it reconnects with backoff and wakes the relays once connected, since
+ * notifications sent while it was away are lost; the relays' polling covers the gap.
  */
-final class PgListener implements Runnable {
+public final class PgListener implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(PgListener.class);
     private static final int WAIT_MILLIS = 250;
 
     private final DataSource dataSource;
     private final String channel;
-    private final Runnable wakeUp;
+    private final List<Runnable> relays = new CopyOnWriteArrayList<>();
     private final Thread thread;
+    private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean closed;
 
-    PgListener(DataSource dataSource, String channel, Runnable wakeUp, String name) {
+    /**
+     * @param dataSource where the outbox lives
+     * @param channel    the outbox's notification channel
+     */
+    public PgListener(DataSource dataSource, String channel) {
         this.dataSource = dataSource;
         this.channel = channel;
-        this.wakeUp = wakeUp;
-        this.thread = Thread.ofPlatform().name("ringbus-outbox-listen-" + name).daemon(true).unstarted(this);
+        this.thread = Thread.ofPlatform().name("ringbus-outbox-listen-" + channel).daemon(true).unstarted(this);
     }
 
-    void start() {
-        thread.start();
+    /**
+     * Wakes {@code wakeUp} on each notification from now on; starts listening on first use.
+     *
+     * @param wakeUp what to run (quick, non-blocking)
+     */
+    public void register(Runnable wakeUp) {
+        relays.add(wakeUp);
+        if (started.compareAndSet(false, true)) {
+            thread.start();
+        }
+    }
+
+    /**
+     * @param wakeUp a callback given to {@link #register}
+     */
+    public void unregister(Runnable wakeUp) {
+        relays.remove(wakeUp);
+    }
+
+    private void wakeUp() {
+        for (Runnable relay : relays) {
+            relay.run();
+        }
     }
 
     @Override
@@ -47,11 +76,11 @@ final class PgListener implements Runnable {
                 }
                 PGConnection pg = connection.unwrap(PGConnection.class);
                 backoff = 100;
-                wakeUp.run();
+                wakeUp();
                 while (!closed) {
                     PGNotification[] notifications = pg.getNotifications(WAIT_MILLIS);
                     if (notifications != null && notifications.length > 0) {
-                        wakeUp.run();
+                        wakeUp();
                     }
                 }
             } catch (SQLException e) {
@@ -65,8 +94,12 @@ final class PgListener implements Runnable {
         }
     }
 
-    void close() {
+    /** Stops listening (waits up to a second). */
+    public void close() {
         closed = true;
+        if (!started.get()) {
+            return;
+        }
         try {
             thread.join(WAIT_MILLIS * 4L);
         } catch (InterruptedException e) {

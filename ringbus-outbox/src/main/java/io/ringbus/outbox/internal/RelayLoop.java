@@ -3,13 +3,10 @@ package io.ringbus.outbox.internal;
 import io.ringbus.core.Subject;
 import io.ringbus.outbox.OutboxEvent;
 import io.ringbus.outbox.PermanentDeliveryException;
-import io.ringbus.outbox.RelayStats;
-import io.ringbus.outbox.SinkStats;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,8 +23,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The relay's thread: claim a batch, deliver it through the sinks, settle it, commit; wait when
- * idle; reconnect when the database fails. See {@code Relay} for the contract.
+ * One of a relay's threads: claim a batch, deliver it through the sinks, settle it, commit; wait
+ * when idle; reconnect when the database fails. See {@code Relay} for the contract. A relay with
+ * several loops has several batches in flight; they exclude each other as separate relays do.
  *
  * <p>Threading: one platform thread runs the loop and owns the connection; deliveries complete
  * on the sinks' threads and only write their outcome slot and complete futures; the loop reads the
@@ -43,12 +41,10 @@ public final class RelayLoop implements Runnable {
     private final DataSource dataSource;
     private final OutboxStatements statements;
     private final RelaySettings settings;
-    private final List<SinkChannel> routeChannels = new ArrayList<>();
-    private final List<SinkChannel> channels = new ArrayList<>();
+    private final List<SinkChannel> routeChannels;
     private final Map<String, SinkChannel> routeCache = new HashMap<>();
     private final Semaphore wakeups = new Semaphore(0);
     private final Thread thread;
-    private final PgListener listener;
     private final LongAdder delivered = new LongAdder();
     private final LongAdder retried = new LongAdder();
     private final LongAdder deadLettered = new LongAdder();
@@ -63,42 +59,28 @@ public final class RelayLoop implements Runnable {
     private int lastSettled;
 
     /**
-     * @param dataSource where the outbox lives
-     * @param statements its statements
-     * @param settings   the relay's configuration
+     * @param dataSource    where the outbox lives
+     * @param statements    its statements
+     * @param settings      the relay's configuration
+     * @param routeChannels the sink channel of each route, shared by the relay's loops
+     * @param index         this loop's number within its relay, for the thread name
      */
-    public RelayLoop(DataSource dataSource, OutboxStatements statements, RelaySettings settings) {
+    public RelayLoop(DataSource dataSource, OutboxStatements statements, RelaySettings settings,
+                     List<SinkChannel> routeChannels, int index) {
         this.dataSource = dataSource;
         this.statements = statements;
         this.settings = settings;
-        Map<Object, SinkChannel> bySink = new IdentityHashMap<>();
-        for (RelaySettings.Route route : settings.routes()) {
-            SinkChannel channel = bySink.computeIfAbsent(route.sink(),
-                    sink -> new SinkChannel(route.sink(), settings.deliveryTimeoutMillis()));
-            routeChannels.add(channel);
-            if (!channels.contains(channel)) {
-                channels.add(channel);
-            }
-        }
-        this.thread = Thread.ofPlatform().name("ringbus-outbox-" + settings.name()).daemon(true).unstarted(this);
-        this.listener = settings.listen()
-                ? new PgListener(dataSource, statements.sql().channel(), this::wakeUp, settings.name()) : null;
+        this.routeChannels = routeChannels;
+        String suffix = settings.parallelBatches() > 1 ? "-" + index : "";
+        this.thread = Thread.ofPlatform().name("ringbus-outbox-" + settings.name() + suffix).daemon(true).unstarted(this);
     }
 
-    /** Starts the loop (and the listener). */
+    /** Starts the loop. */
     public void start() {
         long now = System.nanoTime();
         nextCountNanos = now;
         nextSweepNanos = now;
-        if (listener != null) {
-            listener.start();
-        }
         thread.start();
-    }
-
-    /** @return the relay's name */
-    public String name() {
-        return settings.name();
     }
 
     /** Wakes the loop if it waits for work. */
@@ -111,37 +93,52 @@ public final class RelayLoop implements Runnable {
     @Override
     public void run() {
         long backoff = 100;
+        boolean failing = false;
         while (!closed) {
+            long waitMillis;
+            // The connection is held while there is work and returned to the pool before waiting.
             try (Connection connection = dataSource.getConnection()) {
                 connection.setAutoCommit(false);
-                if (backoff > 100) {
+                if (failing) {
                     LOG.info("outbox relay {} reconnected", settings.name());
+                    failing = false;
                 }
+                waitMillis = drain(connection);
                 backoff = 100;
-                while (!closed) {
-                    int claimed = batch(connection);
-                    housekeeping(connection);
-                    if (claimed < settings.batchSize()) {
-                        waitForWork(settings.pollMillis());
-                    } else if (lastSettled == 0) {
-                        // Everything claimed waits behind rows another relay holds: give it time.
-                        waitForWork(Math.min(settings.pollMillis(), BLOCKED_WAIT_MILLIS));
-                    }
-                }
             } catch (SQLException e) {
                 databaseErrors.increment();
                 if (closed) {
                     break;
                 }
                 LOG.warn("outbox relay {}: database failed, retrying in {} ms: {}", settings.name(), backoff, e.toString());
-                sleep(backoff);
+                failing = true;
+                waitMillis = backoff;
                 backoff = Math.min(backoff * 2, 5_000);
             } catch (RuntimeException e) {
                 LOG.error("outbox relay {}: unexpected failure, retrying in {} ms", settings.name(), backoff, e);
-                sleep(backoff);
+                waitMillis = backoff;
                 backoff = Math.min(backoff * 2, 5_000);
             }
+            if (!closed) {
+                waitForWork(waitMillis);
+            }
         }
+    }
+
+    /** Runs batches while they come back full; returns how long to wait before looking again. */
+    private long drain(Connection connection) throws SQLException {
+        while (!closed) {
+            int claimed = batch(connection);
+            housekeeping(connection);
+            if (claimed < settings.batchSize()) {
+                return settings.pollMillis();
+            }
+            if (lastSettled == 0) {
+                // Everything claimed waits behind rows another relay holds: give it time.
+                return Math.min(settings.pollMillis(), BLOCKED_WAIT_MILLIS);
+            }
+        }
+        return 0;
     }
 
     private int batch(Connection connection) throws SQLException {
@@ -317,10 +314,6 @@ public final class RelayLoop implements Runnable {
         }
     }
 
-    private void sleep(long millis) {
-        waitForWork(millis);
-    }
-
     private static void rollbackQuietly(Connection connection) {
         try {
             connection.rollback();
@@ -344,31 +337,45 @@ public final class RelayLoop implements Runnable {
         return cause;
     }
 
-    /** @return a snapshot of the relay's counters */
-    public RelayStats stats() {
-        List<SinkStats> sinks = new ArrayList<>(channels.size());
-        for (SinkChannel channel : channels) {
-            sinks.add(channel.stats());
-        }
-        return new RelayStats(settings.name(), pending, dead, inFlight.get(), delivered.sum(), retried.sum(),
-                deadLettered.sum(), batches.sum(), databaseErrors.sum(), List.copyOf(sinks));
+    /**
+     * Adds this loop's counters to a relay's totals.
+     *
+     * @param totals inFlight, delivered, retried, deadLettered, batches, databaseErrors
+     */
+    public void addTo(long[] totals) {
+        totals[0] += inFlight.get();
+        totals[1] += delivered.sum();
+        totals[2] += retried.sum();
+        totals[3] += deadLettered.sum();
+        totals[4] += batches.sum();
+        totals[5] += databaseErrors.sum();
+    }
+
+    /** @return pending rows at this loop's last count, -1 before the first */
+    public long pending() {
+        return pending;
+    }
+
+    /** @return dead letters at this loop's last count, -1 before the first */
+    public long dead() {
+        return dead;
+    }
+
+    /** Asks the loop to stop after its current batch, without waiting. */
+    public void stop() {
+        closed = true;
+        wakeUp();
     }
 
     /**
-     * Stops the loop after its current batch.
+     * Waits for the loop to stop (after {@link #stop()}), interrupting it when the deadline passes.
      *
-     * @param timeoutMillis how long to wait, or a negative value for the delivery timeout plus 5 s
-     * @return whether the loop stopped in time
+     * @param deadlineNanos {@code System.nanoTime()} deadline
+     * @return whether the loop stopped
      */
-    public boolean close(long timeoutMillis) {
-        closed = true;
-        wakeUp();
-        if (listener != null) {
-            listener.close();
-        }
-        long wait = timeoutMillis >= 0 ? timeoutMillis : settings.deliveryTimeoutMillis() + 5_000;
+    public boolean await(long deadlineNanos) {
         try {
-            thread.join(Math.max(wait, 1));
+            thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime())));
             if (thread.isAlive()) {
                 thread.interrupt();
                 thread.join(1_000);

@@ -10,6 +10,7 @@ import java.util.List;
  * @param name                 the relay's name
  * @param routes               subject pattern to sink, first match wins
  * @param batchSize            rows per claim
+ * @param parallelBatches      batches in flight at once (loops)
  * @param pollMillis           idle wait
  * @param deliveryTimeoutMillis timeout of one delivery
  * @param retryPolicy          backoff and attempts
@@ -17,10 +18,10 @@ import java.util.List;
  * @param retentionMillis      how long delivered rows are kept
  * @param sweepMillis          retention sweep interval
  * @param countMillis          pending/dead count interval
- * @param listen               whether to LISTEN (PostgreSQL)
+ * @param listen               whether NOTIFY wakes the relay (PostgreSQL)
  * @param eventIdPrefix        event id prefix
  */
-public record RelaySettings(String name, List<Route> routes, int batchSize, long pollMillis, long deliveryTimeoutMillis,
+public record RelaySettings(String name, List<Route> routes, int batchSize, int parallelBatches, long pollMillis, long deliveryTimeoutMillis,
                             RetryPolicy retryPolicy, boolean deleteDelivered, long retentionMillis, long sweepMillis,
                             long countMillis, boolean listen, String eventIdPrefix) {
     /**
