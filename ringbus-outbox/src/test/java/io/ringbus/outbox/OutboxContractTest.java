@@ -291,6 +291,39 @@ abstract class OutboxContractTest {
     }
 
     @Test
+    void statsCountEachSinkWithLatencyAndThePendingBacklog() throws Exception {
+        RecordingSink orders = new RecordingSink();
+        RecordingSink other = new RecordingSink() {
+            @Override
+            public String name() {
+                return "other";
+            }
+        };
+        for (int i = 0; i < 30; i++) {
+            outbox.publish(i % 3 == 0 ? "audit.x" : "orders.x", "k" + (i % 5), bytes("e" + i), Headers.EMPTY);
+        }
+        Relay relay = start(outbox.relay().route("orders.>", orders).route(">", other).countInterval(Duration.ofMillis(20)));
+        Await.until("all delivered", () -> relay.stats().delivered() == 30);
+        Await.until("pending counted as 0", () -> relay.stats().pending() == 0);
+        RelayStats stats = relay.stats();
+        assertThat(stats.sinks()).extracting(SinkStats::name).containsExactly("recording", "other");
+        SinkStats first = stats.sinks().get(0);
+        SinkStats second = stats.sinks().get(1);
+        assertThat(first.delivered()).isEqualTo(20);
+        assertThat(second.delivered()).isEqualTo(10);
+        assertThat(orders.received).hasSize(20).allMatch(e -> e.subject().startsWith("orders."));
+        assertThat(other.received).hasSize(10).allMatch(e -> e.subject().startsWith("audit."));
+        assertThat(first.latencyP50Micros()).isPositive();
+        assertThat(first.latencyMaxMicros()).isGreaterThanOrEqualTo(first.latencyP99Micros());
+        assertThat(first.latencyP99Micros()).isGreaterThanOrEqualTo(first.latencyP50Micros());
+        assertThat(stats.retried()).isZero();
+        assertThat(stats.deadLettered()).isZero();
+        assertThat(stats.inFlight()).isZero();
+        assertThat(stats.batches()).isPositive();
+        assertThat(stats.dead()).isZero();
+    }
+
+    @Test
     void reopeningAnExistingSchemaKeepsItsRows() throws Exception {
         outbox.publish("kept.row", null, bytes("x"), Headers.EMPTY);
         try (Outbox again = configure(Outbox.builder()).open()) {

@@ -7,7 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
 /** A sink that records what it was given and answers as a test tells it to. */
-final class RecordingSink implements OutboxSink {
+class RecordingSink implements OutboxSink {
     final List<OutboxEvent> received = new CopyOnWriteArrayList<>();
     private final int maxConcurrency;
     private volatile Function<OutboxEvent, CompletionStage<?>> answer = e -> CompletableFuture.completedFuture(null);
