@@ -58,7 +58,8 @@ public final class Outbox implements AutoCloseable {
             config.setMinimumIdle(1);
             config.setConnectionTimeout(builder.connectionTimeout.toMillis());
             config.setPoolName("ringbus-outbox-" + builder.schema + "." + builder.table);
-            // Start even when the database is down; relays reconnect (the fault tests rely on it).
+            // The pool itself never fails to start; open() reaches the database below (migrations),
+            // and relays later ride out outages by reconnecting through the pool.
             config.setInitializationFailTimeout(-1);
             ownPool = new HikariDataSource(config);
             dataSource = ownPool;
