@@ -332,11 +332,7 @@ abstract class OutboxContractTest {
     }
 
     OutboxCounts counts() {
-        try {
-            return outbox.counts();
-        } catch (SQLException e) {
-            throw new AssertionError(e);
-        }
+        return TestDatabases.counts(outbox);
     }
 
     static List<String> delivered(RecordingSink sink) {

@@ -28,6 +28,15 @@ final class TestDatabases {
         return "jdbc:h2:mem:" + uniqueSchema() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000";
     }
 
+    /** @return the outbox's counts, failing the test on a database error (for use in conditions) */
+    static OutboxCounts counts(Outbox outbox) {
+        try {
+            return outbox.counts();
+        } catch (SQLException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     /** Drops a PostgreSQL schema and everything in it. */
     static void dropPgSchema(String schema) throws SQLException {
         try (Connection c = DriverManager.getConnection(PG_URL); Statement s = c.createStatement()) {
