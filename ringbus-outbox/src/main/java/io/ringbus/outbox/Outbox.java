@@ -40,6 +40,8 @@ public final class Outbox implements AutoCloseable {
     private final OutboxStatements statements;
     private final String eventIdPrefix;
     private final int maxPayloadBytes;
+    private final String schema;
+    private final String table;
     private final String description;
     private final PgListener listener;
 
@@ -71,6 +73,8 @@ public final class Outbox implements AutoCloseable {
                 String channel = "ringbus_outbox_" + Integer.toHexString((builder.schema + "." + builder.table).hashCode());
                 if (builder.migrate) {
                     Migrations.migrate(connection, dialect, builder.schema, builder.table, channel);
+                } else {
+                    Migrations.requireLatest(connection, builder.schema, builder.table);
                 }
                 statements = new OutboxStatements(new OutboxSql(dialect, builder.schema + "." + builder.table, channel));
             }
@@ -82,6 +86,8 @@ public final class Outbox implements AutoCloseable {
         }
         eventIdPrefix = builder.eventIdPrefix;
         maxPayloadBytes = builder.maxPayloadBytes;
+        schema = builder.schema;
+        table = builder.table;
         description = statements.sql().dialect() + " " + statements.sql().table();
         listener = statements.sql().dialect() == Dialect.POSTGRESQL
                 ? new PgListener(dataSource, statements.sql().channel()) : null;
@@ -195,6 +201,16 @@ public final class Outbox implements AutoCloseable {
     public OutboxCounts counts() throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
             return statements.counts(connection);
+        }
+    }
+
+    /**
+     * @return the schema version the database records for this outbox's tables
+     * @throws SQLException when the database cannot be read
+     */
+    public int schemaVersion() throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            return Migrations.version(connection, schema, table);
         }
     }
 

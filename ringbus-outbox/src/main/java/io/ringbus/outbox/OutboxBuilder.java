@@ -164,10 +164,12 @@ public final class OutboxBuilder {
     }
 
     /**
-     * Connects and migrates.
+     * Connects and migrates (or, with {@code migrate(false)}, checks the schema version).
      *
      * @return the outbox
      * @throws java.sql.SQLException when the database cannot be reached or the schema not created
+     * @throws IllegalStateException when the schema is newer than this build knows, or, with
+     *                               {@code migrate(false)}, not at the version it knows
      */
     public Outbox open() throws java.sql.SQLException {
         if (dataSource != null && jdbcUrl != null) {

@@ -4,12 +4,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -55,6 +57,55 @@ public final class Migrations {
         } finally {
             H2_LOCK.unlock();
         }
+    }
+
+    /**
+     * Reads the schema version without creating anything.
+     *
+     * @param connection a connection
+     * @param schema     the checked schema name
+     * @param table      the checked table name
+     * @return the newest version recorded, 0 when the schema or its version table does not exist
+     * @throws SQLException when the database cannot be read
+     */
+    public static int version(Connection connection, String schema, String table) throws SQLException {
+        DatabaseMetaData metaData = connection.getMetaData();
+        boolean upper = metaData.storesUpperCaseIdentifiers();
+        String escape = metaData.getSearchStringEscape();
+        String schemaPattern = namePattern(upper ? schema.toUpperCase(Locale.ROOT) : schema, escape);
+        String tablePattern = namePattern(upper ? (table + "_schema").toUpperCase(Locale.ROOT) : table + "_schema", escape);
+        try (ResultSet tables = metaData.getTables(null, schemaPattern, tablePattern, null)) {
+            if (!tables.next()) {
+                return 0;
+            }
+        }
+        return currentVersion(connection, schema + "." + table + "_schema");
+    }
+
+    /**
+     * Checks that the schema is at {@link #LATEST}, for outboxes opened without migrating.
+     *
+     * @param connection a connection
+     * @param schema     the checked schema name
+     * @param table      the checked table name
+     * @throws SQLException          when the database cannot be read
+     * @throws IllegalStateException naming the schema and both versions when they differ
+     */
+    public static void requireLatest(Connection connection, String schema, String table) throws SQLException {
+        int version = version(connection, schema, table);
+        if (version != LATEST) {
+            throw new IllegalStateException("outbox schema " + schema + "." + table + " is at version " + version
+                    + " but this build needs version " + LATEST + (version < LATEST
+                    ? "; create or upgrade it (Outbox.builder().migrate(true), or `ringbus-outbox migrate`)"
+                    : "; upgrade ringbus-outbox"));
+        }
+    }
+
+    private static String namePattern(String name, String escape) {
+        if (escape == null || escape.isEmpty()) {
+            return name;
+        }
+        return name.replace("_", escape + "_").replace("%", escape + "%");
     }
 
     private static int migrateLocked(Connection connection, Dialect dialect, String schema, String table,

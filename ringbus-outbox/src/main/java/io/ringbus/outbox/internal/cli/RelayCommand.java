@@ -1,0 +1,114 @@
+package io.ringbus.outbox.internal.cli;
+
+import io.ringbus.outbox.Outbox;
+import io.ringbus.outbox.OutboxSink;
+import io.ringbus.outbox.Relay;
+import io.ringbus.outbox.RelayBuilder;
+import io.ringbus.outbox.RetryPolicy;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code relay}: creates or upgrades the schema, delivers the outbox's rows until SIGTERM or
+ * SIGINT, then lets the current batch finish and commit (a shutdown hook closes the relay). Prints
+ * {@code relay <name> started} once running and {@code relay <name> stopped ...} at the end, on
+ * stdout. Killed without a chance to stop (SIGKILL), the relay's uncommitted batch is delivered
+ * again by the next relay, and nothing else.
+ */
+@Command(name = "relay", mixinStandardHelpOptions = true,
+        description = "Deliver the outbox's rows until SIGTERM/SIGINT (at least once, in order per key).")
+public final class RelayCommand extends OutboxCommand {
+    /** The sinks the CLI can build with {@code --sink}. */
+    enum SinkKind {
+        /** {@link PrintSink}: one line per row on stdout. */
+        log
+    }
+
+    @Option(names = "--sink", paramLabel = "KIND", description = "where rows go: ${COMPLETION-CANDIDATES}"
+            + " (log: one line per row on stdout)")
+    private SinkKind sink;
+
+    @Option(names = "--sink-delay-ms", paramLabel = "MS", defaultValue = "0",
+            description = "log sink: wait this long before each line, to play a slow destination (testing aid)")
+    private long sinkDelayMillis;
+
+    @Option(names = "--name", description = "the relay's name, for logs and stats (default: relay-<pid>)")
+    private String name = "relay-" + ProcessHandle.current().pid();
+
+    @Option(names = "--batch-size", paramLabel = "N", defaultValue = "500",
+            description = "rows claimed per transaction, 1 to " + RelayBuilder.MAX_BATCH_SIZE + " (default: ${DEFAULT-VALUE})")
+    private int batchSize;
+
+    @Option(names = "--poll-interval", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "how long an idle relay waits before looking again (default: 1s on PostgreSQL, which"
+                    + " also wakes on NOTIFY; 100ms on H2)")
+    private Duration pollInterval;
+
+    @Option(names = "--max-attempts", paramLabel = "N", defaultValue = "10",
+            description = "attempts before a row becomes a dead letter (default: ${DEFAULT-VALUE})")
+    private int maxAttempts;
+
+    @Option(names = "--delete-delivered", description = "delete rows once delivered instead of marking them")
+    private boolean deleteDelivered;
+
+    /** Creates the command (picocli fills in its options). */
+    public RelayCommand() {
+    }
+
+    /**
+     * @return 0 after a shutdown hook stopped the relay (the JVM is exiting by then)
+     * @throws Exception when the outbox cannot be opened (exit code 1)
+     */
+    @Override
+    public Integer call() throws Exception {
+        RetryPolicy retryPolicy = new RetryPolicy(maxAttempts, RetryPolicy.DEFAULT.initialBackoff(),
+                RetryPolicy.DEFAULT.maxBackoff(), RetryPolicy.DEFAULT.jitter());
+        PrintWriter out = out();
+        OutboxSink outboxSink = sink(out);
+        Outbox outbox = database.open(true);
+        Relay relay;
+        try {
+            RelayBuilder builder = outbox.relay().name(name).sink(outboxSink).batchSize(batchSize)
+                    .retryPolicy(retryPolicy).deleteDelivered(deleteDelivered);
+            if (pollInterval != null) {
+                builder.pollInterval(pollInterval);
+            }
+            relay = builder.start();
+        } catch (RuntimeException e) {
+            outbox.close();
+            throw e;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("ringbus-outbox-shutdown").unstarted(() -> {
+            boolean clean = relay.close(Duration.ofSeconds(30));
+            outboxSink.close();
+            outbox.close();
+            out.println("relay " + relay.name() + " stopped" + (clean ? "" : " (its batch did not finish in 30 s)")
+                    + ": " + relay.stats().delivered() + " delivered, " + relay.stats().deadLettered() + " dead-lettered, "
+                    + relay.stats().databaseErrors() + " database errors");
+            out.flush();
+            stopped.countDown();
+        }));
+        out.println("relay " + relay.name() + " started: " + database.where() + ", sink " + outboxSink.name());
+        out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    private OutboxSink sink(PrintWriter out) {
+        // LEAD: wire the other sinks here once they are merged, as options of their own:
+        //   --http-url URL  -> new HttpWebhookSink(...)
+        //   --nats-url URL  -> new JetStreamSink(...)
+        // and make "exactly one of --sink/--http-url/--nats-url" the rule below.
+        if (sink == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "a relay needs a sink: give --sink log");
+        }
+        return switch (sink) {
+            case log -> new PrintSink(out, sinkDelayMillis);
+        };
+    }
+}
