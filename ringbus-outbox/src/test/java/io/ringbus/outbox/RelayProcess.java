@@ -44,9 +44,19 @@ final class RelayProcess implements AutoCloseable {
      * {@code relay <name> started} line.
      */
     static RelayProcess start(String name, String... args) throws IOException {
+        return startWithSink(name, List.of("--sink", "log"), args);
+    }
+
+    /**
+     * Starts {@code OutboxMain relay <sinkArgs> --name <name> <args>} and waits for its
+     * {@code relay <name> started} line.
+     */
+    static RelayProcess startWithSink(String name, List<String> sinkArgs, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
                 "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-                OutboxMain.class.getName(), "relay", "--sink", "log", "--name", name));
+                OutboxMain.class.getName(), "relay"));
+        command.addAll(sinkArgs);
+        command.addAll(List.of("--name", name));
         command.addAll(List.of(args));
         Path stderr = Files.createTempFile("ringbus-relay-" + name, ".err");
         Process process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();

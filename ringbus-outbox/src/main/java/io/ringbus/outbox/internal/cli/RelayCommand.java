@@ -1,11 +1,16 @@
 package io.ringbus.outbox.internal.cli;
 
+import io.ringbus.outbox.HttpWebhookSink;
+import io.ringbus.outbox.JetStreamSink;
+import io.ringbus.outbox.JetStreamSinkBuilder;
 import io.ringbus.outbox.Outbox;
 import io.ringbus.outbox.OutboxSink;
 import io.ringbus.outbox.Relay;
 import io.ringbus.outbox.RelayBuilder;
 import io.ringbus.outbox.RetryPolicy;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -31,6 +36,26 @@ public final class RelayCommand extends OutboxCommand {
     @Option(names = "--sink", paramLabel = "KIND", description = "where rows go: ${COMPLETION-CANDIDATES}"
             + " (log: one line per row on stdout)")
     private SinkKind sink;
+
+    @Option(names = "--http-url", paramLabel = "URL",
+            description = "deliver by HTTP POST to this webhook (2xx delivered, 4xx dead letter, 5xx/timeout retry)")
+    private URI httpUrl;
+
+    @Option(names = "--nats-url", paramLabel = "URL",
+            description = "deliver to NATS JetStream at this server (Nats-Msg-Id = event id, waits for the ack)")
+    private String natsUrl;
+
+    @Option(names = "--subject-prefix", paramLabel = "PREFIX",
+            description = "JetStream: publish to PREFIX.<subject>")
+    private String subjectPrefix;
+
+    @Option(names = "--max-concurrency", paramLabel = "N",
+            description = "deliveries in flight at once (default: 50 for HTTP, 256 for JetStream)")
+    private Integer maxConcurrency;
+
+    @Option(names = "--parallel-batches", paramLabel = "N", defaultValue = "1",
+            description = "batches in flight at once, 1 to " + RelayBuilder.MAX_PARALLEL_BATCHES + " (default: ${DEFAULT-VALUE})")
+    private int parallelBatches;
 
     @Option(names = "--sink-delay-ms", paramLabel = "MS", defaultValue = "0",
             description = "log sink: wait this long before each line, to play a slow destination (testing aid)")
@@ -73,7 +98,7 @@ public final class RelayCommand extends OutboxCommand {
         Relay relay;
         try {
             RelayBuilder builder = outbox.relay().name(name).sink(outboxSink).batchSize(batchSize)
-                    .retryPolicy(retryPolicy).deleteDelivered(deleteDelivered);
+                    .parallelBatches(parallelBatches).retryPolicy(retryPolicy).deleteDelivered(deleteDelivered);
             if (pollInterval != null) {
                 builder.pollInterval(pollInterval);
             }
@@ -99,16 +124,28 @@ public final class RelayCommand extends OutboxCommand {
         return 0;
     }
 
-    private OutboxSink sink(PrintWriter out) {
-        // LEAD: wire the other sinks here once they are merged, as options of their own:
-        //   --http-url URL  -> new HttpWebhookSink(...)
-        //   --nats-url URL  -> new JetStreamSink(...)
-        // and make "exactly one of --sink/--http-url/--nats-url" the rule below.
-        if (sink == null) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "a relay needs a sink: give --sink log");
+    private OutboxSink sink(PrintWriter out) throws IOException {
+        int given = (sink != null ? 1 : 0) + (httpUrl != null ? 1 : 0) + (natsUrl != null ? 1 : 0);
+        if (given != 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "a relay needs exactly one sink: --sink log, --http-url URL or --nats-url URL");
+        }
+        if (httpUrl != null) {
+            return HttpWebhookSink.builder(httpUrl).maxConcurrency(concurrency(50)).build();
+        }
+        if (natsUrl != null) {
+            JetStreamSinkBuilder builder = JetStreamSink.builder(natsUrl).maxConcurrency(concurrency(256));
+            if (subjectPrefix != null) {
+                builder.subjectPrefix(subjectPrefix);
+            }
+            return builder.build();
         }
         return switch (sink) {
             case log -> new PrintSink(out, sinkDelayMillis);
         };
+    }
+
+    private int concurrency(int sinkDefault) {
+        return maxConcurrency != null ? maxConcurrency : sinkDefault;
     }
 }
