@@ -2,24 +2,27 @@ package io.ringbus.bench;
 
 import io.ringbus.bench.blocking.BlockingCommand;
 import io.ringbus.bench.network.NetworkCommand;
+import io.ringbus.bench.outbox.OutboxCommand;
 import io.ringbus.bench.seed.SeedCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
  * Entry point of {@code ringbus-bench.jar}: the seed scenario, the blocking scenarios, the network
- * scenario (ringbus-server against nats-server) and JMH.
+ * scenario (ringbus-server against nats-server), the outbox scenario (relays on PostgreSQL) and JMH.
  *
  * <pre>
  * java -jar ringbus-bench.jar seed --rounds 10
  * java -jar ringbus-bench.jar blocking --duration 10s
  * java -jar ringbus-bench.jar network --runs 3
+ * java -jar ringbus-bench.jar outbox --only THROUGHPUT
  * java -jar ringbus-bench.jar jmh PublishBenchmark -prof gc
  * </pre>
  */
 @Command(name = "ringbus-bench",
         description = "Runs ringbus side by side with its peers and prints the numbers.",
-        subcommands = {SeedCommand.class, BlockingCommand.class, NetworkCommand.class, JmhCommand.class})
+        subcommands = {SeedCommand.class, BlockingCommand.class, NetworkCommand.class, OutboxCommand.class,
+                JmhCommand.class})
 public final class BenchMain implements Runnable {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -52,6 +55,6 @@ public final class BenchMain implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required: seed, blocking, network or jmh");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required: seed, blocking, network, outbox or jmh");
     }
 }
