@@ -5,16 +5,18 @@ package io.ringbus.bench.outbox;
  *
  * @param maxConcurrency  the sink's bound on requests in flight
  * @param batchSize       rows per claim
+ * @param parallelBatches batches the relay had in flight at once
  * @param events          rows in the backlog
  * @param latencyMillis   the endpoint's answer delay
  * @param elapsedSeconds  relay start to the last answer
  * @param idealSeconds    events x latency / maxConcurrency
  * @param waveSeconds     the floor the relay's batch boundary sets: batches x ceil(batch / concurrency) x latency
+ *                        / parallel batches (never below the ideal)
  * @param peakInFlight    most requests the endpoint had at once
  * @param duplicates      events answered more than once
  * @param failure         why the run does not verify, or {@code null}
  */
-record HttpResult(int maxConcurrency, int batchSize, int events, long latencyMillis, double elapsedSeconds,
+record HttpResult(int maxConcurrency, int batchSize, int parallelBatches, int events, long latencyMillis, double elapsedSeconds,
                   double idealSeconds, double waveSeconds, int peakInFlight, long duplicates, String failure) {
     /** @return elapsed over ideal (1.0 = the concurrency is used all the time) */
     double ratioToIdeal() {

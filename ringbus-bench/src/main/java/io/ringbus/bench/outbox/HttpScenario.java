@@ -1,5 +1,6 @@
 package io.ringbus.bench.outbox;
 
+import io.ringbus.outbox.HttpWebhookSink;
 import io.ringbus.outbox.OutboxSink;
 import io.ringbus.outbox.Relay;
 
@@ -39,26 +40,22 @@ final class HttpScenario {
         this.log = log;
     }
 
-    /**
-     * The sink under test.
-     * TODO(lead): once HttpWebhookSink is merged into ringbus-outbox, replace the one line below
-     * with an HttpWebhookSink POSTing to {@code uri} with this maxConcurrency, and delete
-     * BenchHttpSink; nothing else in the scenario depends on the sink's class.
-     */
+    /** The sink under test: ringbus-outbox's webhook sink. */
     static OutboxSink httpSink(URI uri, int maxConcurrency) {
-        return new BenchHttpSink(uri, maxConcurrency);
+        return HttpWebhookSink.builder(uri).maxConcurrency(maxConcurrency).build();
     }
 
     /**
      * @param events         rows
      * @param maxConcurrency the sink's bound
      * @param batchSize      rows per claim
+     * @param parallel       batches the relay keeps in flight at once
      * @return the result (failed runs are results too, with a failure)
      * @throws SQLException         when PostgreSQL fails outside the relay
      * @throws IOException          when the endpoint cannot start
      * @throws InterruptedException when interrupted
      */
-    HttpResult run(int events, int maxConcurrency, int batchSize) throws SQLException, IOException, InterruptedException {
+    HttpResult run(int events, int maxConcurrency, int batchSize, int parallel) throws SQLException, IOException, InterruptedException {
         DeliveryLog answered = new DeliveryLog(events);
         String failure = null;
         long start;
@@ -68,7 +65,8 @@ final class HttpScenario {
              OutboxSink sink = httpSink(endpoint.uri(), maxConcurrency)) {
             BacklogFiller.fill(db.outbox(), events, false);
             start = System.nanoTime();
-            try (Relay relay = db.outbox().relay().name("bench-http").sink(sink).batchSize(batchSize).start()) {
+            try (Relay relay = db.outbox().relay().name("bench-http").sink(sink).batchSize(batchSize)
+                    .parallelBatches(parallel).start()) {
                 if (!answered.awaitDistinct(events, timeout.toNanos())) {
                     failure = "timed out after " + timeout.toSeconds() + " s with " + answered.distinct() + " of "
                             + events + " answered";
@@ -90,10 +88,10 @@ final class HttpScenario {
         long fullBatches = events / batchSize;
         int rest = events % batchSize;
         double waves = fullBatches * ceilDiv(batchSize, maxConcurrency) + (rest == 0 ? 0 : ceilDiv(rest, maxConcurrency));
-        HttpResult result = new HttpResult(maxConcurrency, batchSize, events, latency.toMillis(), elapsed, ideal,
-                waves * latencySeconds, peak, answered.duplicates(), failure);
-        log.printf(Locale.ROOT, "  http       concurrency %3d batch %,6d  %,6d events  %6.2f s  ideal %5.2f s  x%.2f%s%n",
-                maxConcurrency, batchSize, events, elapsed, ideal, result.ratioToIdeal(),
+        HttpResult result = new HttpResult(maxConcurrency, batchSize, parallel, events, latency.toMillis(), elapsed,
+                ideal, Math.max(ideal, waves * latencySeconds / parallel), peak, answered.duplicates(), failure);
+        log.printf(Locale.ROOT, "  http       concurrency %3d batch %,6d x%d  %,6d events  %6.2f s  ideal %5.2f s  x%.2f%s%n",
+                maxConcurrency, batchSize, parallel, events, elapsed, ideal, result.ratioToIdeal(),
                 failure == null ? "" : "  FAILED: " + failure);
         return result;
     }

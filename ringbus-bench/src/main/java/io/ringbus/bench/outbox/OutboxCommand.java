@@ -86,9 +86,9 @@ public final class OutboxCommand implements Callable<Integer> {
             description = "http: the endpoint's answer delay (default: 50ms)")
     Duration httpLatency = Duration.ofMillis(50);
 
-    @Option(names = "--http-cases", split = ",", description = "http: concurrency:batch pairs, in run order"
-            + " (default: 50:1000,300:1000,300:10000)")
-    List<String> httpCases = new ArrayList<>(List.of("50:1000", "300:1000", "300:10000"));
+    @Option(names = "--http-cases", split = ",", description = "http: concurrency:batch[:parallelBatches] cases, in"
+            + " run order (default: 50:1000,300:1000,300:1000:2,300:10000)")
+    List<String> httpCases = new ArrayList<>(List.of("50:1000", "300:1000", "300:1000:2", "300:10000"));
 
     @Option(names = "--http-warmup-events", description = "http: rows of an unreported warm-up run at the first case,"
             + " 0 for none (default: ${DEFAULT-VALUE})")
@@ -147,10 +147,10 @@ public final class OutboxCommand implements Callable<Integer> {
                 HttpScenario scenario = new HttpScenario(pgUrl, httpLatency, timeout, out);
                 if (httpWarmupEvents > 0) {
                     out.println("  (warm-up, not reported)");
-                    scenario.run(httpWarmupEvents, cases.get(0)[0], cases.get(0)[1]);
+                    scenario.run(httpWarmupEvents, cases.get(0)[0], cases.get(0)[1], cases.get(0)[2]);
                 }
                 for (int[] c : cases) {
-                    http.add(scenario.run(httpEvents, c[0], c[1]));
+                    http.add(scenario.run(httpEvents, c[0], c[1], c[2]));
                 }
             }
         } catch (java.sql.SQLException | java.io.IOException e) {
@@ -210,8 +210,13 @@ public final class OutboxCommand implements Callable<Integer> {
         for (String c : httpCases) {
             String[] parts = c.split(":");
             try {
-                if (parts.length != 2) {
+                if (parts.length != 2 && parts.length != 3) {
                     throw new NumberFormatException();
+                }
+                int parallel = parts.length == 3 ? Integer.parseInt(parts[2].trim()) : 1;
+                if (parallel < 1 || parallel > io.ringbus.outbox.RelayBuilder.MAX_PARALLEL_BATCHES) {
+                    throw new IllegalArgumentException("http parallel batches must be in [1, "
+                            + io.ringbus.outbox.RelayBuilder.MAX_PARALLEL_BATCHES + "]: http-case=" + c);
                 }
                 int concurrency = Integer.parseInt(parts[0].trim());
                 int batch = Integer.parseInt(parts[1].trim());
@@ -220,9 +225,9 @@ public final class OutboxCommand implements Callable<Integer> {
                     throw new IllegalArgumentException("http batch must be in [1, "
                             + io.ringbus.outbox.RelayBuilder.MAX_BATCH_SIZE + "]: http-case=" + c);
                 }
-                cases.add(new int[] {concurrency, batch});
+                cases.add(new int[] {concurrency, batch, parallel});
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("http-cases are concurrency:batch pairs like 300:1000: http-case=" + c);
+                throw new IllegalArgumentException("http-cases are concurrency:batch[:parallelBatches] like 300:1000:2: http-case=" + c);
             }
         }
         if (cases.isEmpty()) {

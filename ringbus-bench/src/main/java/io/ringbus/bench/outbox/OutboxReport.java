@@ -74,11 +74,12 @@ final class OutboxReport {
         if (!http.isEmpty()) {
             out.append('\n').append("http (seed 002): unkeyed backlog -> 1 ringbus relay -> local endpoint answering"
                     + " after ").append(http.get(0).latencyMillis()).append(" ms; ideal = events x latency /"
-                    + " concurrency; wave floor = batches x ceil(batch / concurrency) x latency\n");
-            TextTable table = new TextTable("maxConcurrency", "batch", "events", "elapsed s", "ideal s",
+                    + " concurrency; wave floor = batches x ceil(batch / concurrency) x latency / parallel batches\n");
+            TextTable table = new TextTable("maxConcurrency", "batch", "parallel", "events", "elapsed s", "ideal s",
                     "elapsed/ideal", "wave floor s", "events/s", "peak in flight", "dup", "result");
             for (HttpResult r : http) {
-                table.row(Integer.toString(r.maxConcurrency()), num(r.batchSize()), num(r.events()),
+                table.row(Integer.toString(r.maxConcurrency()), num(r.batchSize()), num(r.parallelBatches()),
+                        num(r.events()),
                         fixed(r.elapsedSeconds(), 2), fixed(r.idealSeconds(), 2), fixed(r.ratioToIdeal(), 2),
                         fixed(r.waveSeconds(), 2), num(Math.round(r.eventsPerSecond())), num(r.peakInFlight()),
                         num(r.duplicates()), r.verified() ? "ok" : "FAILED: " + r.failure());
@@ -146,7 +147,7 @@ final class OutboxReport {
         json.name("http").beginArray();
         for (HttpResult r : http) {
             json.beginObject().name("maxConcurrency").value(r.maxConcurrency()).name("batchSize").value(r.batchSize())
-                    .name("events").value(r.events()).name("latencyMillis").value(r.latencyMillis())
+                    .name("parallelBatches").value(r.parallelBatches()).name("events").value(r.events()).name("latencyMillis").value(r.latencyMillis())
                     .name("elapsedSeconds").value(r.elapsedSeconds()).name("idealSeconds").value(r.idealSeconds())
                     .name("ratioToIdeal").value(r.ratioToIdeal()).name("waveFloorSeconds").value(r.waveSeconds())
                     .name("eventsPerSecond").value(r.eventsPerSecond()).name("peakInFlight").value(r.peakInFlight())

@@ -67,18 +67,25 @@ public final class OutboxSql {
         }
         // Skips rows whose key has an earlier row waiting for a retry, so that such a row never holds
         // the batch (and with it other keys) back; only retried rows have next_attempt_at set.
-        claim = "SELECT " + COLUMNS + ", " + now + " FROM " + table + " e WHERE status = " + PENDING
+        String claimRows = "SELECT " + COLUMNS + ", " + now + " AS db_now FROM " + table + " e WHERE status = " + PENDING
                 + " AND (next_attempt_at IS NULL OR next_attempt_at <= " + now + ")"
                 + " AND NOT (msg_key IS NOT NULL AND EXISTS (SELECT 1 FROM " + table + " w WHERE w.status = " + PENDING
                 + " AND w.next_attempt_at IS NOT NULL AND w.msg_key = e.msg_key AND w.id < e.id AND w.next_attempt_at > "
                 + now + ")) ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED";
-        // The first pending row of each key that this relay did not claim: claimed rows of that key
-        // behind it must wait (another relay holds it, or it waits for a retry).
-        blockers = pg
-                ? "SELECT k.msg_key, (SELECT e.id FROM " + table + " e WHERE e.status = " + PENDING
-                        + " AND e.msg_key = k.msg_key AND e.id <> ALL(?) ORDER BY e.id LIMIT 1)"
-                        + " FROM unnest(?::varchar[]) AS k(msg_key)"
-                : "SELECT id FROM " + table + " WHERE status = " + PENDING + " AND msg_key = ? ORDER BY id LIMIT ?";
+        // The blocker of a claimed keyed row: the first pending row of its key that this relay did
+        // not claim (another relay holds it, or it waits for a retry). Claimed rows of that key
+        // behind it must wait. PostgreSQL answers rows and blockers in one round trip.
+        if (pg) {
+            claim = "WITH c AS MATERIALIZED (" + claimRows + "), b AS (SELECT k.msg_key, (SELECT p.id FROM " + table
+                    + " p WHERE p.status = " + PENDING + " AND p.msg_key = k.msg_key AND p.id NOT IN (SELECT id FROM c)"
+                    + " ORDER BY p.id LIMIT 1) AS blocker FROM (SELECT DISTINCT msg_key FROM c WHERE msg_key IS NOT NULL) k)"
+                    + " SELECT c.id, c.subject, c.msg_key, c.payload, c.headers, c.attempts, c.created_at, c.db_now, b.blocker"
+                    + " FROM c LEFT JOIN b ON b.msg_key = c.msg_key ORDER BY c.id";
+            blockers = null;
+        } else {
+            claim = claimRows;
+            blockers = "SELECT id FROM " + table + " WHERE status = " + PENDING + " AND msg_key = ? ORDER BY id LIMIT ?";
+        }
         String byIds = pg ? " WHERE id = ANY(?)" : " WHERE id = ?";
         markDelivered = "UPDATE " + table + " SET status = " + DELIVERED + ", done_at = " + now + byIds;
         deleteDelivered = "DELETE FROM " + table + byIds;

@@ -122,7 +122,7 @@ public final class OutboxStatements {
 
     /**
      * Claims up to {@code limit} due pending rows in id order, locking them (SKIP LOCKED) until the
-     * caller's transaction ends.
+     * caller's transaction ends, each with its blocker (see {@link ClaimedRow#blockerId()}).
      */
     public List<ClaimedRow> claim(Connection c, int limit, String eventIdPrefix) throws SQLException {
         List<ClaimedRow> rows = new ArrayList<>(Math.min(limit, 1024));
@@ -133,45 +133,25 @@ public final class OutboxStatements {
                     OutboxEvent event = event(rs, eventIdPrefix);
                     Instant dbNow = rs.getTimestamp(8).toInstant();
                     long ageMicros = Math.max(0, java.time.Duration.between(event.createdAt(), dbNow).toNanos() / 1000);
-                    rows.add(new ClaimedRow(event, ageMicros));
+                    rows.add(new ClaimedRow(event, ageMicros, pg ? rs.getLong(9) : 0));
                 }
             }
         }
-        return rows;
+        return pg ? rows : withBlockers(c, rows);
     }
 
-    /**
-     * For each key, the id of the first pending row of that key that is not among the claimed
-     * ones: the claimed rows of the key with a greater id must not be delivered now.
-     *
-     * @param claimedByKey the claimed ids of each key, in increasing order
-     * @return key to blocking id, for the keys that have one
-     */
-    public Map<String, Long> blockers(Connection c, Map<String, List<Long>> claimedByKey, long[] claimedIds)
-            throws SQLException {
-        Map<String, Long> result = new HashMap<>();
-        if (claimedByKey.isEmpty()) {
-            return result;
-        }
-        if (pg) {
-            try (PreparedStatement select = c.prepareStatement(sql.blockers)) {
-                Array ids = c.createArrayOf("bigint", box(claimedIds));
-                Array keys = c.createArrayOf("varchar", claimedByKey.keySet().toArray());
-                select.setArray(1, ids);
-                select.setArray(2, keys);
-                try (ResultSet rs = select.executeQuery()) {
-                    while (rs.next()) {
-                        long id = rs.getLong(2);
-                        if (!rs.wasNull()) {
-                            result.put(rs.getString(1), id);
-                        }
-                    }
-                }
-                ids.free();
-                keys.free();
+    /** H2: one query per claimed key for the first pending row of that key outside the claim. */
+    private List<ClaimedRow> withBlockers(Connection c, List<ClaimedRow> rows) throws SQLException {
+        Map<String, List<Long>> claimedByKey = new HashMap<>();
+        for (ClaimedRow row : rows) {
+            if (row.event().key() != null) {
+                claimedByKey.computeIfAbsent(row.event().key(), k -> new ArrayList<>()).add(row.event().id());
             }
-            return result;
         }
+        if (claimedByKey.isEmpty()) {
+            return rows;
+        }
+        Map<String, Long> blockers = new HashMap<>();
         try (PreparedStatement select = c.prepareStatement(sql.blockers)) {
             for (Map.Entry<String, List<Long>> entry : claimedByKey.entrySet()) {
                 List<Long> claimed = entry.getValue();
@@ -182,13 +162,18 @@ public final class OutboxStatements {
                     while (rs.next()) {
                         long id = rs.getLong(1);
                         if (index >= claimed.size() || claimed.get(index) != id) {
-                            result.put(entry.getKey(), id);
+                            blockers.put(entry.getKey(), id);
                             break;
                         }
                         index++;
                     }
                 }
             }
+        }
+        List<ClaimedRow> result = new ArrayList<>(rows.size());
+        for (ClaimedRow row : rows) {
+            Long blocker = row.event().key() == null ? null : blockers.get(row.event().key());
+            result.add(blocker == null ? row : new ClaimedRow(row.event(), row.ageMicros(), blocker));
         }
         return result;
     }

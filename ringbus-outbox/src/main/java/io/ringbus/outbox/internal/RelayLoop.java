@@ -7,7 +7,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -152,7 +151,7 @@ public final class RelayLoop implements Runnable {
         batches.increment();
         inFlight.set(rows.size());
         try {
-            Outcome[] outcomes = deliver(connection, rows, claimNanos);
+            Outcome[] outcomes = deliver(rows, claimNanos);
             settle(connection, rows, outcomes);
         } catch (SQLException | RuntimeException e) {
             rollbackQuietly(connection);
@@ -163,18 +162,8 @@ public final class RelayLoop implements Runnable {
         return rows.size();
     }
 
-    private Outcome[] deliver(Connection connection, List<ClaimedRow> rows, long claimNanos) throws SQLException {
+    private Outcome[] deliver(List<ClaimedRow> rows, long claimNanos) {
         int n = rows.size();
-        long[] ids = new long[n];
-        Map<String, List<Long>> byKey = new LinkedHashMap<>();
-        for (int i = 0; i < n; i++) {
-            OutboxEvent event = rows.get(i).event();
-            ids[i] = event.id();
-            if (event.key() != null) {
-                byKey.computeIfAbsent(event.key(), k -> new ArrayList<>()).add(event.id());
-            }
-        }
-        Map<String, Long> blockers = statements.blockers(connection, byKey, ids);
         Outcome[] outcomes = new Outcome[n];
         List<CompletableFuture<Boolean>> chains = new ArrayList<>();
         Map<String, CompletableFuture<Boolean>> tails = new HashMap<>();
@@ -185,8 +174,7 @@ public final class RelayLoop implements Runnable {
                 chains.add(deliverOne(row, i, outcomes, claimNanos));
                 continue;
             }
-            Long blocker = blockers.get(key);
-            if (blocker != null && row.event().id() > blocker) {
+            if (row.blocked()) {
                 continue; // an earlier row of this key is elsewhere: leave this one for later
             }
             int index = i;
