@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Set;
@@ -135,13 +136,30 @@ public final class HttpWebhookSink implements OutboxSink {
                     "row " + event.id() + " cannot be sent to " + uri + ": " + e.getMessage(), e));
         }
         CompletableFuture<Void> result = new CompletableFuture<>();
+        send(request, result, true);
+        return result;
+    }
+
+    /**
+     * Sends; a request that failed on the connection itself (not a timeout) is sent once more at
+     * once: a keep-alive connection the server closed while idle fails the next request that
+     * reuses it ("header parser received no bytes"), and a fresh connection is then the cure, not
+     * a backoff. The event id header lets the endpoint drop the rare duplicate.
+     */
+    private void send(HttpRequest request, CompletableFuture<Void> result, boolean mayResend) {
         try {
-            client.sendAsync(request, HttpResponse.BodyHandlers.discarding())
-                    .whenComplete((response, failure) -> complete(result, response, failure));
+            client.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, failure) -> {
+                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                        ? failure.getCause() : failure;
+                if (mayResend && cause instanceof IOException && !(cause instanceof HttpTimeoutException)) {
+                    send(request, result, false);
+                } else {
+                    complete(result, response, failure);
+                }
+            });
         } catch (RuntimeException e) {
             complete(result, null, e);
         }
-        return result;
     }
 
     private HttpRequest request(OutboxEvent event) {

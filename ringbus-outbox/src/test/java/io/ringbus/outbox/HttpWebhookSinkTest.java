@@ -5,15 +5,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ringbus.core.Headers;
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -164,6 +169,52 @@ class HttpWebhookSinkTest {
         URI nobody = URI.create("http://127.0.0.1:" + port + "/hook");
         HttpWebhookSink sink = sink(HttpWebhookSink.builder(nobody));
         assertThat(outcome(sink)).isInstanceOf(IOException.class).hasMessageContaining(nobody.toString());
+    }
+
+    @Test
+    void requestOnAConnectionTheServerDroppedIsSentAgainAtOnce() throws Exception {
+        // A raw server that drops its first connection after reading the request (as a server
+        // closing an idle keep-alive connection does) and answers 200 on the next one.
+        try (ServerSocket raw = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            AtomicInteger connections = new AtomicInteger();
+            Thread serverThread = Thread.ofVirtual().start(() -> {
+                while (!raw.isClosed()) {
+                    try (Socket socket = raw.accept()) {
+                        int n = connections.incrementAndGet();
+                        readRequest(socket.getInputStream());
+                        if (n > 1) {
+                            socket.getOutputStream().write(
+                                    "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                            socket.getOutputStream().flush();
+                        }
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            });
+            URI uri = URI.create("http://127.0.0.1:" + raw.getLocalPort() + "/hook");
+            HttpWebhookSink sink = sink(HttpWebhookSink.builder(uri));
+            assertThat(outcome(sink)).isNull();
+            assertThat(connections.get()).isEqualTo(2);
+            serverThread.interrupt();
+        }
+    }
+
+    private static void readRequest(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (head.indexOf("\r\n\r\n") < 0) {
+            int b = in.read();
+            if (b < 0) {
+                return;
+            }
+            head.append((char) b);
+        }
+        String lower = head.toString().toLowerCase(Locale.ROOT);
+        int at = lower.indexOf("content-length:");
+        if (at >= 0) {
+            int length = Integer.parseInt(lower.substring(at + 15, lower.indexOf("\r\n", at)).trim());
+            in.readNBytes(length);
+        }
     }
 
     @Test
