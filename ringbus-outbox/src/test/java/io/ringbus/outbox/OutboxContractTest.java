@@ -164,6 +164,8 @@ abstract class OutboxContractTest {
                 .retryPolicy(new RetryPolicy(3, Duration.ofMillis(50), Duration.ofMillis(200), 0)));
         long id = outbox.publish("payments.failed", "p-1", bytes("x"), Headers.EMPTY);
         Await.until("dead letter", () -> counts().dead() == 1);
+        // The relay counts after its commit: wait for the counters, not only for the database.
+        Await.until("relay counted it", () -> relay.stats().deadLettered() == 1);
         assertThat(sink.received).hasSize(3);
         // Backoff: 50 ms then 100 ms between the three attempts (no jitter).
         assertThat(relay.stats().retried()).isEqualTo(2);

@@ -9,12 +9,8 @@ import io.ringbus.outbox.OutboxEvent;
  *
  * @param event     the row
  * @param ageMicros microseconds between the append and the claim, database clock
- * @param blockerId the first pending row of the same key that the relay did not claim, or 0: this
- *                  row must not be delivered now when its id is greater
+ * @param blocked   whether an earlier pending row of its key is not in the relay's batch (another
+ *                  relay holds it, or it waits for a retry), so this one must wait for a later batch
  */
-public record ClaimedRow(OutboxEvent event, long ageMicros, long blockerId) {
-    /** @return whether an earlier pending row of its key is elsewhere, so this one must wait */
-    public boolean blocked() {
-        return blockerId != 0 && event.id() > blockerId;
-    }
+public record ClaimedRow(OutboxEvent event, long ageMicros, boolean blocked) {
 }

@@ -72,15 +72,21 @@ public final class OutboxSql {
                 + " AND NOT (msg_key IS NOT NULL AND EXISTS (SELECT 1 FROM " + table + " w WHERE w.status = " + PENDING
                 + " AND w.next_attempt_at IS NOT NULL AND w.msg_key = e.msg_key AND w.id < e.id AND w.next_attempt_at > "
                 + now + ")) ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED";
-        // The blocker of a claimed keyed row: the first pending row of its key that this relay did
-        // not claim (another relay holds it, or it waits for a retry). Claimed rows of that key
-        // behind it must wait. PostgreSQL answers rows and blockers in one round trip.
+        // A claimed keyed row is blocked when a pending row of its key that this relay did not
+        // claim comes before it (another relay holds it, or it waits for a retry). PostgreSQL
+        // answers rows and blocked keys in one round trip, conservatively: a key with any foreign
+        // pending row up to its last claimed one is left whole for the next batch. Counting pending
+        // rows of the key up to that id (one index range per key) avoids set-membership tests,
+        // whose plans depend on statistics a fresh table lacks.
         if (pg) {
-            claim = "WITH c AS MATERIALIZED (" + claimRows + "), b AS (SELECT k.msg_key, (SELECT p.id FROM " + table
-                    + " p WHERE p.status = " + PENDING + " AND p.msg_key = k.msg_key AND p.id NOT IN (SELECT id FROM c)"
-                    + " ORDER BY p.id LIMIT 1) AS blocker FROM (SELECT DISTINCT msg_key FROM c WHERE msg_key IS NOT NULL) k)"
-                    + " SELECT c.id, c.subject, c.msg_key, c.payload, c.headers, c.attempts, c.created_at, c.db_now, b.blocker"
-                    + " FROM c LEFT JOIN b ON b.msg_key = c.msg_key ORDER BY c.id";
+            // Rows of c, then one row per blocked key (id NULL): the caller joins them, so that no
+            // plan ever joins c with the blocked keys row by row.
+            claim = "WITH c AS MATERIALIZED (" + claimRows + "), k AS (SELECT msg_key, count(*) AS n, max(id) AS last"
+                    + " FROM c WHERE msg_key IS NOT NULL GROUP BY msg_key)"
+                    + " SELECT c.id, c.subject, c.msg_key, c.payload, c.headers, c.attempts, c.created_at, c.db_now FROM c"
+                    + " UNION ALL SELECT NULL, NULL, k.msg_key, NULL, NULL, NULL, NULL, NULL FROM k WHERE"
+                    + " (SELECT count(*) FROM " + table + " p WHERE p.status = " + PENDING
+                    + " AND p.msg_key = k.msg_key AND p.id <= k.last) > k.n";
             blockers = null;
         } else {
             claim = claimRows;

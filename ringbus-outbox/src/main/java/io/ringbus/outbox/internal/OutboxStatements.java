@@ -13,9 +13,11 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Runs the statements of {@link OutboxSql} on a given connection. Never commits or rolls back:
@@ -122,22 +124,39 @@ public final class OutboxStatements {
 
     /**
      * Claims up to {@code limit} due pending rows in id order, locking them (SKIP LOCKED) until the
-     * caller's transaction ends, each with its blocker (see {@link ClaimedRow#blockerId()}).
+     * caller's transaction ends, each marked when it must wait (see {@link ClaimedRow#blocked()}).
      */
     public List<ClaimedRow> claim(Connection c, int limit, String eventIdPrefix) throws SQLException {
         List<ClaimedRow> rows = new ArrayList<>(Math.min(limit, 1024));
+        Set<String> blockedKeys = new HashSet<>();
         try (PreparedStatement select = c.prepareStatement(sql.claim)) {
             select.setInt(1, limit);
             try (ResultSet rs = select.executeQuery()) {
                 while (rs.next()) {
+                    long id = rs.getLong(1);
+                    if (rs.wasNull()) {
+                        blockedKeys.add(rs.getString(3)); // PostgreSQL: a blocked key, after the rows
+                        continue;
+                    }
                     OutboxEvent event = event(rs, eventIdPrefix);
                     Instant dbNow = rs.getTimestamp(8).toInstant();
                     long ageMicros = Math.max(0, java.time.Duration.between(event.createdAt(), dbNow).toNanos() / 1000);
-                    rows.add(new ClaimedRow(event, ageMicros, pg ? rs.getLong(9) : 0));
+                    rows.add(new ClaimedRow(event, ageMicros, false));
                 }
             }
         }
-        return pg ? rows : withBlockers(c, rows);
+        if (!pg) {
+            return withBlockers(c, rows);
+        }
+        if (blockedKeys.isEmpty()) {
+            return rows;
+        }
+        List<ClaimedRow> result = new ArrayList<>(rows.size());
+        for (ClaimedRow row : rows) {
+            boolean blocked = row.event().key() != null && blockedKeys.contains(row.event().key());
+            result.add(blocked ? new ClaimedRow(row.event(), row.ageMicros(), true) : row);
+        }
+        return result;
     }
 
     /** H2: one query per claimed key for the first pending row of that key outside the claim. */
@@ -173,7 +192,8 @@ public final class OutboxStatements {
         List<ClaimedRow> result = new ArrayList<>(rows.size());
         for (ClaimedRow row : rows) {
             Long blocker = row.event().key() == null ? null : blockers.get(row.event().key());
-            result.add(blocker == null ? row : new ClaimedRow(row.event(), row.ageMicros(), blocker));
+            result.add(blocker == null || row.event().id() < blocker ? row
+                    : new ClaimedRow(row.event(), row.ageMicros(), true));
         }
         return result;
     }

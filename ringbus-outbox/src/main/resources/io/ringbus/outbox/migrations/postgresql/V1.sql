@@ -15,6 +15,9 @@ CREATE TABLE ${schema}.${table} (
     done_at         TIMESTAMPTZ
 );
 -- status: 0 pending, 1 delivered, 2 dead letter
+-- A queue table churns: vacuum and analyze it after 1 % of its rows changed, not the default 10-20 %,
+-- so that dead rows do not pile up and the claim's plan (an index scan in id order) has statistics.
+ALTER TABLE ${schema}.${table} SET (autovacuum_vacuum_scale_factor = 0.01, autovacuum_analyze_scale_factor = 0.01);
 CREATE INDEX ${table}_pending ON ${schema}.${table} (id) WHERE status = 0;
 CREATE INDEX ${table}_pending_key ON ${schema}.${table} (msg_key, id) WHERE status = 0;
 CREATE INDEX ${table}_retrying ON ${schema}.${table} (msg_key, id) WHERE status = 0 AND next_attempt_at IS NOT NULL;
