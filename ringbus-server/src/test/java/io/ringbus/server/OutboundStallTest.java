@@ -37,7 +37,8 @@ class OutboundStallTest {
                     payload[0] = (byte) i;
                     publisher.publish("pub.stall", payload);
                 }
-                publisher.flush(Duration.ofSeconds(30));
+                // No flush before reading: the server answers a PING after the deliveries of the
+                // PUBs before it, and those wait for this reader (a flush here would race it).
                 // Read steadily but slowly: a pause every 100 messages.
                 for (int i = 0; i < MESSAGES; i++) {
                     RawClient.Delivery delivery = subscriber.readDelivery();
@@ -47,6 +48,7 @@ class OutboundStallTest {
                         LockSupport.parkNanos(1_000_000);
                     }
                 }
+                publisher.flush(Duration.ofSeconds(30));
             } finally {
                 publisher.close();
             }
