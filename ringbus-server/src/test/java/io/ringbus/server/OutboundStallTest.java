@@ -37,9 +37,15 @@ class OutboundStallTest {
                     payload[0] = (byte) i;
                     publisher.publish("pub.stall", payload);
                 }
-                // No flush before reading: the server answers a PING after the deliveries of the
-                // PUBs before it, and those wait for this reader (a flush here would race it).
-                // Read steadily but slowly: a pause every 100 messages.
+                // Not reading yet: the server's outbound queue for this subscriber fills and the
+                // delivering thread stalls. (No flush here: the server answers a PING after the
+                // deliveries of the PUBs before it, and those wait for this reader.)
+                long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+                while (server.stats().outboundStalls() == 0 && System.nanoTime() < deadline) {
+                    LockSupport.parkNanos(1_000_000);
+                }
+                assertThat(server.stats().outboundStalls()).as("delivery stalled on the unread subscriber").isPositive();
+                // Now read steadily but slowly: a pause every 100 messages.
                 for (int i = 0; i < MESSAGES; i++) {
                     RawClient.Delivery delivery = subscriber.readDelivery();
                     assertThat(delivery.subject()).isEqualTo("pub.stall");
