@@ -3,6 +3,8 @@ package io.ringbus.server;
 import io.ringbus.core.Broker;
 import io.ringbus.server.internal.NettyServer;
 import io.ringbus.server.internal.ServerContext;
+import io.ringbus.server.internal.monitor.MonitorServer;
+import io.ringbus.server.monitor.MonitorSources;
 
 /**
  * A running ringbus-server: the NATS client protocol on TCP in front of a {@link Broker}, so
@@ -19,15 +21,31 @@ import io.ringbus.server.internal.ServerContext;
  * }</pre>
  *
  * <p>The server does not own the broker: closing it leaves the broker running.
+ *
+ * <p>Unless {@link ServerConfig#monitorEnabled() turned off}, the server also serves HTTP
+ * monitoring (NATS-compatible {@code /varz}, {@code /connz}, {@code /subsz}, {@code /healthz},
+ * Prometheus {@code /metrics}, a live dashboard at {@code /}) on its own thread; see
+ * docs/monitoring.md.
  */
 public final class RingbusServer implements AutoCloseable {
     private final ServerContext context;
     private final NettyServer netty;
+    private final MonitorServer monitor;
     private volatile boolean closed;
 
-    private RingbusServer(Broker broker, ServerConfig config) {
+    private RingbusServer(Broker broker, ServerConfig config, MonitorSources sources) {
         this.context = new ServerContext(broker, config);
         this.netty = new NettyServer(context);
+        MonitorServer started = null;
+        if (config.monitorEnabled()) {
+            try {
+                started = MonitorServer.start(context, sources);
+            } catch (RuntimeException e) {
+                netty.close(0);
+                throw e;
+            }
+        }
+        this.monitor = started;
     }
 
     /**
@@ -36,19 +54,40 @@ public final class RingbusServer implements AutoCloseable {
      * @param broker the broker to expose
      * @param config address, limits and credentials
      * @return the running server
-     * @throws java.io.UncheckedIOException naming the address when it cannot be bound
+     * @throws java.io.UncheckedIOException naming the address when it (or the monitoring port)
+     *                                      cannot be bound
      */
     public static RingbusServer start(Broker broker, ServerConfig config) {
-        if (broker == null || config == null) {
-            throw new IllegalArgumentException("broker and config must not be null: broker=" + broker
-                    + ", config=" + config);
+        return start(broker, config, MonitorSources.none());
+    }
+
+    /**
+     * Starts serving {@code broker} over the network, with what the monitoring port should show
+     * besides the server's own figures (ignored when monitoring is off).
+     *
+     * @param broker  the broker to expose
+     * @param config  address, limits, credentials and monitoring port
+     * @param sources meter registry, watchdog warnings, outbox backlog
+     * @return the running server
+     * @throws java.io.UncheckedIOException naming the address when it (or the monitoring port)
+     *                                      cannot be bound
+     */
+    public static RingbusServer start(Broker broker, ServerConfig config, MonitorSources sources) {
+        if (broker == null || config == null || sources == null) {
+            throw new IllegalArgumentException("broker, config and sources must not be null: broker=" + broker
+                    + ", config=" + config + ", sources=" + sources);
         }
-        return new RingbusServer(broker, config);
+        return new RingbusServer(broker, config, sources);
     }
 
     /** @return the port the server listens on (useful with port 0) */
     public int port() {
         return netty.port();
+    }
+
+    /** @return the monitoring port actually bound, or {@link ServerConfig#MONITOR_OFF} when off */
+    public int monitorPort() {
+        return monitor == null ? ServerConfig.MONITOR_OFF : monitor.port();
     }
 
     /** @return a snapshot of the server's counters */
@@ -64,11 +103,17 @@ public final class RingbusServer implements AutoCloseable {
         netty.stopAccepting();
     }
 
-    /** Stops accepting, flushes and closes every connection, stops the I/O threads. Idempotent. */
+    /**
+     * Stops accepting, flushes and closes every connection, stops the I/O threads and the
+     * monitoring port. Idempotent.
+     */
     @Override
     public void close() {
         if (!closed) {
             closed = true;
+            if (monitor != null) {
+                monitor.close();
+            }
             netty.close(2_000);
         }
     }

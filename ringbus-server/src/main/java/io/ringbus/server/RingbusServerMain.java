@@ -6,6 +6,8 @@ import io.ringbus.core.Scope;
 import io.ringbus.core.WaitStrategy;
 import io.ringbus.server.internal.ConfigFile;
 import io.ringbus.server.internal.ServerContext;
+import io.ringbus.server.monitor.BlockedHandlerLog;
+import io.ringbus.server.monitor.MonitorSources;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -37,7 +39,21 @@ public final class RingbusServerMain implements Callable<Integer> {
     @Option(names = {"-c", "--config"}, description = "configuration file (see docs/server.md)")
     private Path config;
 
+    @Option(names = {"-m", "--http-port", "--http_port"},
+            description = "HTTP monitoring port: dashboard, /varz, /connz, /subsz, /healthz, /metrics "
+                    + "(default: 8222, the NATS default; 0 picks a free one)",
+            defaultValue = "-2", showDefaultValue = CommandLine.Help.Visibility.NEVER)
+    private int httpPort;
+
+    @Option(names = {"--http-host"}, description = "address the monitoring port binds (default: 127.0.0.1)")
+    private String httpHost;
+
+    @Option(names = {"--no-monitor"}, description = "no HTTP monitoring port")
+    private boolean noMonitor;
+
     private final CountDownLatch stopped = new CountDownLatch(1);
+    /** Recent watchdog warnings, for the dashboard. */
+    private static final int BLOCKED_HANDLERS_KEPT = 50;
 
     /** Supplies {@code --version}. */
     static final class Version implements CommandLine.IVersionProvider {
@@ -66,8 +82,9 @@ public final class RingbusServerMain implements Callable<Integer> {
         // Standalone, subjects nobody registered are for network clients: PUBLIC. Registered
         // patterns (subject.<pattern>=SCOPE) make some FEDERATED, PRIVATE or ROOT.
         // SLEEPING: publishers never take a lock to wake the event loop (BLOCKING does, per message).
+        BlockedHandlerLog blockedHandlers = new BlockedHandlerLog(BLOCKED_HANDLERS_KEPT);
         BrokerBuilder brokerBuilder = Broker.builder().name("ringbus").ringSize(65_536).defaultScope(Scope.PUBLIC)
-                .waitStrategy(WaitStrategy.SLEEPING);
+                .waitStrategy(WaitStrategy.SLEEPING).blockedHandlerListener(blockedHandlers);
         Map<String, Scope> subjects = Map.of();
         try {
             if (config != null) {
@@ -79,6 +96,15 @@ public final class RingbusServerMain implements Callable<Integer> {
             if (host != null) {
                 serverConfig.host(host);
             }
+            if (httpPort != -2) {
+                serverConfig.monitorPort(httpPort);
+            }
+            if (httpHost != null) {
+                serverConfig.monitorHost(httpHost);
+            }
+            if (noMonitor) {
+                serverConfig.monitorPort(ServerConfig.MONITOR_OFF);
+            }
         } catch (IllegalArgumentException e) {
             System.err.println("ringbus-server: " + e.getMessage());
             return 2;
@@ -88,7 +114,10 @@ public final class RingbusServerMain implements Callable<Integer> {
         subjects.forEach(broker::registerSubject);
         RingbusServer server;
         try {
-            server = RingbusServer.start(broker, settings);
+            // The registry /metrics scrapes; the broker's and outbox's meters belong in it too.
+            MonitorSources sources = MonitorSources.builder().blockedHandlers(blockedHandlers)
+                    .meterRegistry(MonitorSources.jvmMeterRegistry()).build();
+            server = RingbusServer.start(broker, settings, sources);
         } catch (UncheckedIOException e) {
             broker.close();
             System.err.println("ringbus-server: " + e.getCause().getMessage());
@@ -104,6 +133,12 @@ public final class RingbusServerMain implements Callable<Integer> {
         }));
         LOG.info("ringbus-server {} listening on {}:{} ({})", ServerContext.VERSION, settings.host(), server.port(),
                 settings.authRequired() ? "auth required" : "no auth, clients are " + settings.noAuthScope());
+        if (server.monitorPort() != ServerConfig.MONITOR_OFF) {
+            String monitorHost = settings.monitorHost().contains(":") ? "[" + settings.monitorHost() + "]"
+                    : settings.monitorHost();
+            LOG.info("monitoring: dashboard at http://{}:{}/ (also /varz /connz /subsz /healthz /metrics){}",
+                    monitorHost, server.monitorPort(), settings.authRequired() ? ", credentials required" : "");
+        }
         stopped.await();
         return 0;
     }

@@ -16,6 +16,11 @@ import java.util.Objects;
  * {@link #noAuthScope()} (PUBLIC by default, so PRIVATE subjects are unreachable from the
  * network). Otherwise a client must present a configured token or user/password, which maps it to
  * that credential's scope.
+ *
+ * <p>Monitoring: an HTTP port (default {@value #DEFAULT_MONITOR_PORT} on 127.0.0.1, as
+ * nats-server's {@code -m}) serves {@code /varz}, {@code /connz}, {@code /subsz},
+ * {@code /healthz}, {@code /metrics} and a live dashboard at {@code /}; read-only, and with
+ * credentials configured it requires one of them. {@code monitorPort(MONITOR_OFF)} turns it off.
  */
 public final class ServerConfig {
     /** The NATS default client port. */
@@ -24,6 +29,10 @@ public final class ServerConfig {
     public static final int MAX_CONTROL_LINE = 4_096;
     /** Largest accepted max_payload: 64 MiB, as nats-server. */
     public static final int MAX_PAYLOAD_LIMIT = 64 << 20;
+    /** The NATS default monitoring port. */
+    public static final int DEFAULT_MONITOR_PORT = 8222;
+    /** A {@link Builder#monitorPort(int)} that turns monitoring off. */
+    public static final int MONITOR_OFF = -1;
 
     private final String host;
     private final int port;
@@ -40,6 +49,8 @@ public final class ServerConfig {
     private final Scope noAuthScope;
     private final Map<String, Scope> tokens;
     private final Map<String, UserCredential> users;
+    private final String monitorHost;
+    private final int monitorPort;
 
     /** A user's password and the scope it grants. */
     public record UserCredential(String password, Scope scope) {
@@ -70,6 +81,8 @@ public final class ServerConfig {
         this.noAuthScope = b.noAuthScope;
         this.tokens = Map.copyOf(b.tokens);
         this.users = Map.copyOf(b.users);
+        this.monitorHost = b.monitorHost;
+        this.monitorPort = b.monitorPort;
     }
 
     /** @return a builder with the NATS defaults */
@@ -77,7 +90,7 @@ public final class ServerConfig {
         return new Builder();
     }
 
-    /** @return the defaults: 0.0.0.0:4222, no auth */
+    /** @return the defaults: 0.0.0.0:4222, no auth, monitoring on 127.0.0.1:8222 */
     public static ServerConfig defaults() {
         return builder().build();
     }
@@ -160,6 +173,21 @@ public final class ServerConfig {
         return users;
     }
 
+    /** @return the address the monitoring port binds; default 127.0.0.1 (this machine only) */
+    public String monitorHost() {
+        return monitorHost;
+    }
+
+    /** @return the monitoring port: 0 picks a free one, {@link #MONITOR_OFF} means none */
+    public int monitorPort() {
+        return monitorPort;
+    }
+
+    /** @return whether the server runs the monitoring port */
+    public boolean monitorEnabled() {
+        return monitorPort != MONITOR_OFF;
+    }
+
     /** @return whether clients must authenticate */
     public boolean authRequired() {
         return !tokens.isEmpty() || !users.isEmpty();
@@ -171,7 +199,8 @@ public final class ServerConfig {
                 + maxPayload + ", maxPending=" + maxPending + ", maxConnections=" + maxConnections
                 + ", maxSubscriptions=" + maxSubscriptions + ", pingInterval=" + pingInterval + ", maxPingsOut="
                 + maxPingsOut + ", authTimeout=" + authTimeout + ", writeDeadline=" + writeDeadline + ", ioThreads=" + ioThreads + ", noAuthScope="
-                + noAuthScope + ", tokens=" + tokens.size() + ", users=" + users.keySet() + '}';
+                + noAuthScope + ", tokens=" + tokens.size() + ", users=" + users.keySet() + ", monitor="
+                + (monitorEnabled() ? monitorHost + ":" + monitorPort : "off") + '}';
     }
 
     /** Collects settings; each setter validates at once and names the bad value. */
@@ -191,6 +220,8 @@ public final class ServerConfig {
         private Scope noAuthScope = Scope.PUBLIC;
         private final Map<String, Scope> tokens = new LinkedHashMap<>();
         private final Map<String, UserCredential> users = new LinkedHashMap<>();
+        private String monitorHost = "127.0.0.1";
+        private int monitorPort = DEFAULT_MONITOR_PORT;
 
         private Builder() {
         }
@@ -323,6 +354,33 @@ public final class ServerConfig {
                 throw new IllegalArgumentException("password of user '" + user + "' must be non-empty");
             }
             users.put(user, new UserCredential(password, scope));
+            return this;
+        }
+
+        /**
+         * @param host address the monitoring port binds; default 127.0.0.1. Binding another
+         *             address shows the server's figures to that network: configure credentials.
+         * @return this
+         */
+        public Builder monitorHost(String host) {
+            if (host == null || host.isBlank()) {
+                throw new IllegalArgumentException("monitorHost must be non-blank: monitorHost='" + host + "'");
+            }
+            this.monitorHost = host;
+            return this;
+        }
+
+        /**
+         * @param port 0..65535 (0 picks a free port), or {@link #MONITOR_OFF}; default
+         *             {@value #DEFAULT_MONITOR_PORT}
+         * @return this
+         */
+        public Builder monitorPort(int port) {
+            if (port < MONITOR_OFF || port > 65_535) {
+                throw new IllegalArgumentException("monitorPort must be in 0..65535, or -1 for off: monitorPort="
+                        + port);
+            }
+            this.monitorPort = port;
             return this;
         }
 

@@ -3,6 +3,7 @@ package io.ringbus.server;
 import io.ringbus.core.Broker;
 import io.ringbus.core.BrokerBuilder;
 import io.ringbus.core.Scope;
+import io.ringbus.server.monitor.MonitorSources;
 
 import java.time.Duration;
 import java.util.function.UnaryOperator;
@@ -35,6 +36,11 @@ final class ServerUnderTest implements AutoCloseable {
 
     static ServerUnderTest start(UnaryOperator<BrokerBuilder> brokerConfig,
                                  UnaryOperator<ServerConfig.Builder> config) {
+        return start(brokerConfig, config, MonitorSources.none());
+    }
+
+    static ServerUnderTest start(UnaryOperator<BrokerBuilder> brokerConfig,
+                                 UnaryOperator<ServerConfig.Builder> config, MonitorSources sources) {
         Broker broker = brokerConfig.apply(Broker.builder().name("t").ringSize(4096).defaultScope(Scope.PRIVATE))
                 .build();
         broker.registerSubject("pub.>", Scope.PUBLIC);
@@ -43,11 +49,12 @@ final class ServerUnderTest implements AutoCloseable {
         ServerConfig.Builder builder = ServerConfig.builder()
                 .host("127.0.0.1")
                 .port(0) // never 4222: a real nats-server may run there
+                .monitorPort(ServerConfig.MONITOR_OFF) // monitoring tests turn it on, on a free port
                 .maxPayload(1024)
                 .maxConnections(2000)
                 .ioThreads(2);
         try {
-            return new ServerUnderTest(broker, RingbusServer.start(broker, config.apply(builder).build()));
+            return new ServerUnderTest(broker, RingbusServer.start(broker, config.apply(builder).build(), sources));
         } catch (RuntimeException e) {
             broker.close(Duration.ofSeconds(1));
             throw e;
@@ -56,6 +63,10 @@ final class ServerUnderTest implements AutoCloseable {
 
     int port() {
         return server.port();
+    }
+
+    int monitorPort() {
+        return server.monitorPort();
     }
 
     String url() {

@@ -52,7 +52,8 @@ public final class OverloadServerMain {
         int ringSize = Integer.parseInt(args[0]);
         int bufferSize = Integer.parseInt(args[1]);
         Broker broker = Broker.builder().name("overload").ringSize(ringSize).defaultScope(Scope.PUBLIC).build();
-        RingbusServer server = RingbusServer.start(broker, ServerConfig.builder().host("127.0.0.1").port(0).build());
+        RingbusServer server = RingbusServer.start(broker, ServerConfig.builder().host("127.0.0.1").port(0)
+                .monitorPort(ServerConfig.MONITOR_OFF).build());
         SequenceCheck last = null;
         try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
             say("READY port=" + server.port());

@@ -31,7 +31,8 @@ class NetworkScenarioSmokeTest {
     static void startServer() {
         broker = Broker.builder().name("server").ringSize(65_536).waitStrategy(WaitStrategy.BLOCKING).eventLoops(1)
                 .defaultScope(Scope.PUBLIC).build();
-        server = RingbusServer.start(broker, ServerConfig.builder().host("127.0.0.1").port(0).build());
+        server = RingbusServer.start(broker, ServerConfig.builder().host("127.0.0.1").port(0)
+                .monitorPort(ServerConfig.MONITOR_OFF).build());
     }
 
     @AfterAll

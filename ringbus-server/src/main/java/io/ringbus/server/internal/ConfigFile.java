@@ -28,6 +28,7 @@ import java.util.regex.Pattern;
  * max_payload, max_pending, max_connections, max_subscriptions,   sizes accept k/m/g suffixes
  * ping_interval, max_pings_out, auth_timeout, write_deadline,    durations: 500ms, 2s, 2m, 1h
  * no_auth_scope                                                   PUBLIC | FEDERATED | PRIVATE | ROOT
+ * http_host, http_port                                            monitoring; http_port=-1 turns it off
  * broker.ring_size, broker.event_loops, broker.worker_pool_size,
  * broker.wait_strategy, broker.default_scope, broker.shutdown_timeout
  * subject.&lt;pattern&gt; = SCOPE        token.&lt;token&gt; = SCOPE        user.&lt;name&gt; = &lt;password&gt;:SCOPE
@@ -100,6 +101,8 @@ public final class ConfigFile {
             case "auth_timeout" -> server.authTimeout(duration(value));
             case "write_deadline" -> server.writeDeadline(duration(value));
             case "no_auth_scope" -> server.noAuthScope(scope(value));
+            case "http_host" -> server.monitorHost(value);
+            case "http_port" -> server.monitorPort(integer(value));
             case "broker.ring_size" -> broker.ringSize(integer(value));
             case "broker.event_loops" -> broker.eventLoops(integer(value));
             case "broker.worker_pool_size" -> broker.workerPoolSize(integer(value));

@@ -22,9 +22,9 @@ import org.slf4j.LoggerFactory;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -52,7 +52,9 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private final ServerContext server;
     private final long id;
     private final NatsParser parser;
-    private final Map<String, Subscription> subscriptions = new HashMap<>();
+    /** Changed on the event loop only; concurrent because the monitor iterates it. */
+    private final Map<String, Subscription> subscriptions = new ConcurrentHashMap<>();
+    private final ConnectionStats stats = new ConnectionStats();
     private Channel channel;
     private Outbound outbound;
     private ByteBuf cumulation;
@@ -67,6 +69,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private long retryNanos = MIN_RETRY_NANOS;
     private boolean needsFlush;
     private int pingsOut;
+    private long pingSentNanos;
     private ScheduledFuture<?> pingTimer;
     private ScheduledFuture<?> authTimer;
 
@@ -92,7 +95,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         }
         counted = true;
         counters.totalConnections.increment();
-        outbound = new Outbound(channel, counters, config.maxPending(), config.writeDeadline().toNanos(),
+        server.connections.put(id, this);
+        outbound = new Outbound(channel, counters, stats, config.maxPending(), config.writeDeadline().toNanos(),
                 this::slowConsumer);
         String ip = channel.remoteAddress() instanceof InetSocketAddress address && address.getAddress() != null
                 ? address.getAddress().getHostAddress() : null;
@@ -120,7 +124,9 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         for (Subscription subscription : subscriptions.values()) {
             subscription.unsubscribe();
         }
+        server.counters.unsubscribes.add(subscriptions.size());
         subscriptions.clear();
+        server.connections.remove(id, this);
         if (outbound != null) {
             outbound.close();
         }
@@ -169,6 +175,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             return;
         }
         server.counters.bytesIn.add(in.readableBytes());
+        stats.active(System.currentTimeMillis());
         cumulation = cumulation == null ? in : ByteToMessageDecoder.MERGE_CUMULATOR.cumulate(ctx.alloc(), cumulation, in);
         if (!paused) {
             parseInput();
@@ -291,7 +298,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         }
         byte[] data = new byte[payload.readableBytes()];
         payload.getBytes(payload.readerIndex(), data);
-        return publish(subject, replyTo, Headers.EMPTY, data);
+        return publish(subject, replyTo, Headers.EMPTY, data, data.length);
     }
 
     @Override
@@ -301,10 +308,11 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         }
         byte[] data = new byte[payload.readableBytes()];
         payload.getBytes(payload.readerIndex(), data);
-        return publish(subject, replyTo, parseHeaders(headers), data);
+        return publish(subject, replyTo, HeaderBlock.parse(headers), data, headers.readableBytes() + data.length);
     }
 
-    private boolean publish(String subject, String replyTo, Headers headers, byte[] payload) {
+    /** @param size header and payload bytes, as NATS counts {@code in_bytes} */
+    private boolean publish(String subject, String replyTo, Headers headers, byte[] payload, int size) {
         try {
             if (replyTo != null && options.noResponders() && options.headers() && !client.hasSubscribers(subject)) {
                 noResponders(replyTo);
@@ -325,6 +333,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             return true;
         }
         server.counters.messagesIn.increment();
+        server.counters.payloadBytesIn.add(size);
+        stats.received(size);
         ok();
         return true;
     }
@@ -351,8 +361,10 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             }
             Subscription subscription = client.subscribe(subject, delivery(sid), subscribeOptions);
             Subscription previous = subscriptions.put(sid, subscription);
+            server.counters.subscribes.increment();
             if (previous != null) {
                 previous.unsubscribe();
+                server.counters.unsubscribes.increment();
             }
         } catch (ScopeViolationException e) {
             permissionViolation("Subscription", subject);
@@ -394,6 +406,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             } else {
                 subscriptions.remove(sid);
                 subscription.unsubscribe();
+                server.counters.unsubscribes.increment();
             }
         }
         ok();
@@ -420,6 +433,10 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     @Override
     public void onPong() {
         pingsOut = 0;
+        if (pingSentNanos != 0) {
+            stats.rtt(System.nanoTime() - pingSentNanos);
+            pingSentNanos = 0;
+        }
     }
 
     @Override
@@ -482,9 +499,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         channel.writeAndFlush(Unpooled.copiedBuffer("-ERR '" + error.text() + "'\r\n", StandardCharsets.UTF_8))
                 .addListener(f -> channel.close());
         // A client that does not read would hold the write, and the socket, forever.
-        channel.eventLoop().schedule(() -> {
-            channel.close();
-        }, CLOSE_DEADLINE_MILLIS, TimeUnit.MILLISECONDS);
+        channel.eventLoop().schedule(() -> channel.close(), CLOSE_DEADLINE_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     private void closeQuietly() {
@@ -534,25 +549,15 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         return p.length == s.length;
     }
 
-    /** Reads a NATS header block ({@code NATS/1.0[ status]\r\n(Name: value\r\n)*\r\n}); skips bad lines. */
-    private static Headers parseHeaders(ByteBuf block) {
-        String text = block.toString(StandardCharsets.UTF_8);
-        String[] lines = text.split("\r\n");
-        Headers.Builder builder = Headers.builder();
-        for (int i = 1; i < lines.length; i++) {
-            int colon = lines[i].indexOf(':');
-            if (colon <= 0) {
-                continue;
-            }
-            String name = lines[i].substring(0, colon).trim();
-            String value = lines[i].substring(colon + 1).trim();
-            try {
-                builder.add(name, value);
-            } catch (IllegalArgumentException badHeader) {
-                LOG.debug("skipping header line '{}': {}", lines[i], badHeader.getMessage());
-            }
-        }
-        return builder.build();
+    // ------------------------------------------------------------ monitoring
+
+    /**
+     * Any thread (the monitor's): this connection as {@code /connz} shows it. Reads racily what
+     * the event loop writes; see {@link ConnectionStats}.
+     */
+    ConnectionInfo info(boolean withSubscriptions) {
+        return stats.info(id, channel, outbound == null ? 0 : outbound.pending(), options, subscriptions,
+                withSubscriptions);
     }
 
     // ------------------------------------------------------------ timers and slow consumers
@@ -568,6 +573,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             return;
         }
         pingsOut++;
+        pingSentNanos = System.nanoTime();
         channel.writeAndFlush(PING.duplicate(), channel.voidPromise());
     }
 

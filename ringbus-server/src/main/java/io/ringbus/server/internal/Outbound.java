@@ -39,6 +39,7 @@ final class Outbound {
 
     private final Channel channel;
     private final ServerCounters counters;
+    private final ConnectionStats stats;
     private final long maxPending;
     private final Runnable onSlowConsumer;
     private final long stallBytes;
@@ -64,10 +65,11 @@ final class Outbound {
     private record Frame(String subject, byte[] sid, String replyTo, byte[] headers, byte[] payload, int size) {
     }
 
-    Outbound(Channel channel, ServerCounters counters, long maxPending, long writeDeadlineNanos,
-             Runnable onSlowConsumer) {
+    Outbound(Channel channel, ServerCounters counters, ConnectionStats stats, long maxPending,
+             long writeDeadlineNanos, Runnable onSlowConsumer) {
         this.channel = channel;
         this.counters = counters;
+        this.stats = stats;
         this.maxPending = maxPending;
         this.stallBytes = maxPending / 2;
         this.writeDeadlineNanos = writeDeadlineNanos;
@@ -177,6 +179,7 @@ final class Outbound {
         long bytes = 0;
         long frameBytes = 0;
         long messages = 0;
+        long payloadBytes = 0;
         while (channel.isWritable()) {
             Frame frame = queue.poll();
             if (frame == null) {
@@ -191,6 +194,7 @@ final class Outbound {
             }
             encode(frame, buffer);
             frameBytes += frame.size;
+            payloadBytes += frame.payload.length + (frame.headers == null ? 0 : frame.headers.length);
             messages++;
             if (buffer.readableBytes() >= BATCH_BYTES) {
                 bytes += buffer.readableBytes();
@@ -210,6 +214,9 @@ final class Outbound {
         }
         if (messages > 0) {
             counters.messagesOut.add(messages);
+            counters.payloadBytesOut.add(payloadBytes);
+            stats.sent(messages, payloadBytes);
+            stats.active(System.currentTimeMillis());
         }
         if (bytes > 0) {
             counters.bytesOut.add(bytes);

@@ -3,6 +3,9 @@ package io.ringbus.server.internal;
 import io.ringbus.core.Broker;
 import io.ringbus.server.ServerConfig;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -19,6 +22,9 @@ public final class ServerContext {
     final ServerCounters counters = new ServerCounters();
     final String serverId;
     final AtomicLong clientIds = new AtomicLong();
+    /** Live, counted connections by client id; for the monitor. */
+    final ConcurrentHashMap<Long, NatsConnection> connections = new ConcurrentHashMap<>();
+    final long startMillis = System.currentTimeMillis();
     volatile int boundPort;
 
     /**
@@ -34,6 +40,44 @@ public final class ServerContext {
     /** @return the counters */
     public ServerCounters counters() {
         return counters;
+    }
+
+    /** @return the broker behind the server */
+    public Broker broker() {
+        return broker;
+    }
+
+    /** @return the server's settings */
+    public ServerConfig config() {
+        return config;
+    }
+
+    /** @return the id announced in INFO */
+    public String serverId() {
+        return serverId;
+    }
+
+    /** @return when the server started, epoch milliseconds */
+    public long startMillis() {
+        return startMillis;
+    }
+
+    /** @return the client port actually bound */
+    public int boundPort() {
+        return boundPort;
+    }
+
+    /**
+     * Any thread: the live connections, in no particular order, each read without stopping it.
+     *
+     * @param withSubscriptions whether to list each connection's subscriptions
+     */
+    public List<ConnectionInfo> connections(boolean withSubscriptions) {
+        List<ConnectionInfo> list = new ArrayList<>(connections.size());
+        for (NatsConnection connection : connections.values()) {
+            list.add(connection.info(withSubscriptions));
+        }
+        return list;
     }
 
     /** @param port the port actually bound */

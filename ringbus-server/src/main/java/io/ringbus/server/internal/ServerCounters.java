@@ -21,6 +21,11 @@ public final class ServerCounters {
     final LongAdder publishPauses = new LongAdder();
     final LongAdder staleConnections = new LongAdder();
     final LongAdder outboundStalls = new LongAdder();
+    // For the monitor (NATS /varz and /subsz count payload bytes, not wire bytes).
+    final LongAdder payloadBytesIn = new LongAdder();
+    final LongAdder payloadBytesOut = new LongAdder();
+    final LongAdder subscribes = new LongAdder();
+    final LongAdder unsubscribes = new LongAdder();
 
     /** @return a snapshot */
     public ServerStats snapshot() {
@@ -28,5 +33,25 @@ public final class ServerCounters {
                 messagesIn.sum(), messagesOut.sum(), bytesIn.sum(), bytesOut.sum(), slowConsumers.sum(),
                 authFailures.sum(), permissionViolations.sum(), protocolErrors.sum(), publishPauses.sum(),
                 staleConnections.sum(), outboundStalls.sum());
+    }
+
+    /** @return payload and header bytes of the messages clients published (NATS {@code in_bytes}) */
+    public long payloadBytesIn() {
+        return payloadBytesIn.sum();
+    }
+
+    /** @return payload and header bytes of the messages delivered to clients (NATS {@code out_bytes}) */
+    public long payloadBytesOut() {
+        return payloadBytesOut.sum();
+    }
+
+    /** @return network subscriptions made (NATS {@code num_inserts}) */
+    public long subscribes() {
+        return subscribes.sum();
+    }
+
+    /** @return network subscriptions removed: UNSUB, a replaced sid, the connection closed (NATS {@code num_removes}) */
+    public long unsubscribes() {
+        return unsubscribes.sum();
     }
 }

@@ -1,0 +1,166 @@
+package io.ringbus.server.internal.monitor;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+
+/**
+ * Answers monitoring requests, on the monitor's event loop (never a NATS I/O thread). Read-only:
+ * GET and HEAD, anything else is 405. With credentials configured every path needs one (401 with
+ * {@code WWW-Authenticate} otherwise).
+ *
+ * <pre>
+ * /            the dashboard page          text/html
+ * /dashz       the dashboard's data        application/json
+ * /varz /connz /subsz /healthz             application/json, nats-server's fields
+ * /metrics     Prometheus text 0.0.4, or OpenMetrics when the Accept header asks for it
+ * </pre>
+ */
+@ChannelHandler.Sharable
+final class MonitorHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+    private static final Logger LOG = LoggerFactory.getLogger(MonitorHandler.class);
+    private static final String JSON = "application/json";
+    /** The Prometheus text format 0.0.4, what Prometheus scrapes by default. */
+    static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+    static final String OPENMETRICS_TEXT = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+    /** Paths counted in {@code http_req_stats}, as nats-server counts them. */
+    private static final Set<String> COUNTED = Set.of("/", "/varz", "/connz", "/subsz", "/healthz", "/metrics",
+            "/dashz");
+
+    private final MonitorView view;
+    private final MonitorAuth auth;
+    private final byte[] dashboard;
+
+    MonitorHandler(MonitorView view, byte[] dashboard) {
+        this.view = view;
+        this.auth = new MonitorAuth(view.server.config());
+        this.dashboard = dashboard;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        if (!request.decoderResult().isSuccess()) {
+            send(ctx, request, text(HttpResponseStatus.BAD_REQUEST, "bad request\n"), false);
+            return;
+        }
+        HttpMethod method = request.method();
+        if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD)) {
+            FullHttpResponse response = text(HttpResponseStatus.METHOD_NOT_ALLOWED, "read-only: GET or HEAD\n");
+            response.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
+            send(ctx, request, response, keepAlive);
+            return;
+        }
+        if (!auth.allows(request.headers().get(HttpHeaderNames.AUTHORIZATION))) {
+            FullHttpResponse response = text(HttpResponseStatus.UNAUTHORIZED, "credentials required\n");
+            response.headers().add(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"ringbus\"");
+            response.headers().add(HttpHeaderNames.WWW_AUTHENTICATE, "Basic realm=\"ringbus\", charset=\"UTF-8\"");
+            send(ctx, request, response, keepAlive);
+            return;
+        }
+        QueryStringDecoder query = new QueryStringDecoder(request.uri());
+        String path = query.path();
+        if (path.length() > 1 && path.endsWith("/")) {
+            path = path.substring(0, path.length() - 1);
+        }
+        if (COUNTED.contains(path)) {
+            view.requestCounts.merge(path, 1L, Long::sum);
+        }
+        FullHttpResponse response;
+        try {
+            response = route(path, query, request);
+        } catch (IllegalArgumentException badParameter) {
+            response = json(HttpResponseStatus.BAD_REQUEST, "{\"error\":" + quoted(badParameter.getMessage()) + "}");
+        } catch (RuntimeException e) {
+            LOG.warn("monitor: {} failed", path, e);
+            response = json(HttpResponseStatus.INTERNAL_SERVER_ERROR, "{\"error\":\"internal error\"}");
+        }
+        send(ctx, request, response, keepAlive);
+    }
+
+    private FullHttpResponse route(String path, QueryStringDecoder query, FullHttpRequest request) {
+        return switch (path) {
+            case "/", "/index.html" -> response(HttpResponseStatus.OK, "text/html; charset=utf-8",
+                    Unpooled.wrappedBuffer(dashboard));
+            case "/varz" -> json(HttpResponseStatus.OK, Varz.write(view));
+            case "/connz" -> json(HttpResponseStatus.OK, Connz.write(view, query));
+            case "/subsz" -> json(HttpResponseStatus.OK, Subsz.write(view, query));
+            case "/healthz" -> json(HttpResponseStatus.OK, "{\"status\":\"ok\"}");
+            case "/dashz" -> json(HttpResponseStatus.OK, Dashz.write(view));
+            case "/metrics" -> metrics(request.headers().get(HttpHeaderNames.ACCEPT));
+            default -> text(HttpResponseStatus.NOT_FOUND, "not found; see " + "/varz /connz /subsz /healthz "
+                    + "/metrics /dashz and the dashboard at /\n");
+        };
+    }
+
+    private FullHttpResponse metrics(String accept) {
+        boolean openMetrics = accept != null && accept.contains("application/openmetrics-text");
+        String contentType = openMetrics ? OPENMETRICS_TEXT : PROMETHEUS_TEXT;
+        String body = view.registry.scrape(contentType);
+        return response(HttpResponseStatus.OK, contentType, Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
+    }
+
+    private static FullHttpResponse json(HttpResponseStatus status, String body) {
+        return response(status, JSON, Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
+    }
+
+    private static FullHttpResponse text(HttpResponseStatus status, String body) {
+        return response(status, "text/plain; charset=utf-8", Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
+    }
+
+    private static FullHttpResponse response(HttpResponseStatus status, String contentType, ByteBuf body) {
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
+        response.headers()
+                .set(HttpHeaderNames.CONTENT_TYPE, contentType)
+                .set(HttpHeaderNames.CACHE_CONTROL, "no-store")
+                .set("X-Content-Type-Options", "nosniff")
+                .set("X-Frame-Options", "DENY")
+                .set("Content-Security-Policy", "default-src 'self'; script-src 'unsafe-inline'; "
+                        + "style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'");
+        return response;
+    }
+
+    private static void send(ChannelHandlerContext ctx, FullHttpRequest request, FullHttpResponse response,
+                             boolean keepAlive) {
+        HttpUtil.setContentLength(response, response.content().readableBytes());
+        if (request.method().equals(HttpMethod.HEAD)) {
+            // Same headers as GET, no body.
+            response.content().clear();
+        }
+        if (keepAlive) {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+            ctx.writeAndFlush(response, ctx.voidPromise());
+        } else {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    private static String quoted(String text) {
+        return new Json().value(text).toString();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("monitor connection {} failed; closing", ctx.channel().remoteAddress(), cause);
+        ctx.close();
+    }
+}

@@ -1,0 +1,45 @@
+package io.ringbus.server.internal.monitor;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.ringbus.server.internal.ServerContext;
+import io.ringbus.server.monitor.BlockedHandlerLog;
+import io.ringbus.server.monitor.OutboxBacklog;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Everything the endpoints read: the server, the sources the embedder gave, the throughput
+ * history and the request counts. The mutable parts are touched only on the monitor's single
+ * event loop.
+ */
+final class MonitorView {
+    final ServerContext server;
+    final PrometheusMeterRegistry registry;
+    /** {@code null} when the embedder registered none. */
+    final BlockedHandlerLog blockedHandlers;
+    /** {@code null} when no outbox is attached. */
+    final Supplier<OutboxBacklog> outboxBacklog;
+    final ThroughputHistory history = new ThroughputHistory();
+    /** Requests served per endpoint (NATS {@code http_req_stats}); monitor loop only. */
+    final Map<String, Long> requestCounts = new LinkedHashMap<>();
+    final long configLoadMillis = System.currentTimeMillis();
+    volatile int httpPort;
+
+    MonitorView(ServerContext server, PrometheusMeterRegistry registry, BlockedHandlerLog blockedHandlers,
+                Supplier<OutboxBacklog> outboxBacklog) {
+        this.server = server;
+        this.registry = registry;
+        this.blockedHandlers = blockedHandlers;
+        this.outboxBacklog = outboxBacklog;
+    }
+
+    /** Monitor loop: one sample of the server's counters into the history. */
+    void sample() {
+        var counters = server.counters();
+        var stats = counters.snapshot();
+        history.tick(System.nanoTime(), System.currentTimeMillis(), stats.messagesIn(), stats.messagesOut(),
+                counters.payloadBytesIn(), counters.payloadBytesOut());
+    }
+}

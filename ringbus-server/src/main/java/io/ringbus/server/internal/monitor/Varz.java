@@ -1,0 +1,142 @@
+package io.ringbus.server.internal.monitor;
+
+import io.ringbus.core.BrokerStats;
+import io.ringbus.core.DropReason;
+import io.ringbus.server.ServerConfig;
+import io.ringbus.server.ServerStats;
+import io.ringbus.server.internal.ServerContext;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code /varz}: the server's settings and totals with nats-server's field names (those that
+ * mean something here; routes, gateways, leaf nodes and JetStream are empty), and the broker's
+ * own figures under {@code "ringbus"}, which NATS tooling ignores.
+ *
+ * <p>{@code in_bytes}/{@code out_bytes} count payload and header bytes, as nats-server does, not
+ * bytes on the wire (those are {@code ringbus.wire_in_bytes}/{@code wire_out_bytes}).
+ * {@code subscriptions} counts every active broker subscription, in-process ones included.
+ */
+final class Varz {
+    private static final Path STATM = Path.of("/proc/self/statm");
+    private static final long PAGE_SIZE = 4096;
+
+    private Varz() {
+    }
+
+    static String write(MonitorView view) {
+        ServerContext server = view.server;
+        ServerConfig config = server.config();
+        ServerStats stats = server.counters().snapshot();
+        BrokerStats broker = server.broker().stats();
+        long now = System.currentTimeMillis();
+        int cores = Runtime.getRuntime().availableProcessors();
+        Json json = new Json().beginObject()
+                .field("server_id", server.serverId())
+                .field("server_name", config.serverName())
+                .field("version", ServerContext.VERSION)
+                .field("proto", 1)
+                .field("host", config.host())
+                .field("port", server.boundPort())
+                .field("auth_required", config.authRequired())
+                .field("max_connections", config.maxConnections())
+                .field("ping_interval", config.pingInterval().toNanos())
+                .field("ping_max", config.maxPingsOut())
+                .field("http_host", config.monitorHost())
+                .field("http_port", view.httpPort)
+                .field("http_base_path", "")
+                .field("https_port", 0)
+                .field("auth_timeout", config.authTimeout().toMillis() / 1000.0)
+                .field("max_control_line", ServerConfig.MAX_CONTROL_LINE)
+                .field("max_payload", config.maxPayload())
+                .field("max_pending", config.maxPending());
+        for (String empty : List.of("cluster", "gateway", "leaf", "mqtt", "websocket", "jetstream")) {
+            json.name(empty).beginObject().endObject();
+        }
+        json.field("tls_timeout", 0)
+                .field("write_deadline", config.writeDeadline().toNanos())
+                .field("start", NatsTime.instant(server.startMillis()))
+                .field("now", NatsTime.instant(now))
+                .field("uptime", NatsTime.uptime(now - server.startMillis()))
+                .field("mem", residentBytes())
+                .field("cores", cores)
+                .field("cpu", cpuPercent(cores))
+                .field("connections", stats.connections())
+                .field("total_connections", stats.totalConnections())
+                .field("routes", 0)
+                .field("remotes", 0)
+                .field("leafnodes", 0)
+                .field("in_msgs", stats.messagesIn())
+                .field("out_msgs", stats.messagesOut())
+                .field("in_bytes", server.counters().payloadBytesIn())
+                .field("out_bytes", server.counters().payloadBytesOut())
+                .field("slow_consumers", stats.slowConsumers())
+                .field("subscriptions", broker.subscriptions().size());
+        json.name("http_req_stats").beginObject();
+        for (Map.Entry<String, Long> entry : view.requestCounts.entrySet()) {
+            json.field(entry.getKey(), entry.getValue());
+        }
+        json.endObject()
+                .field("config_load_time", NatsTime.instant(view.configLoadMillis));
+        json.name("ringbus").beginObject()
+                .field("java", Runtime.version().toString())
+                .field("wire_in_bytes", stats.bytesIn())
+                .field("wire_out_bytes", stats.bytesOut())
+                .field("rejected_connections", stats.rejectedConnections())
+                .field("auth_failures", stats.authFailures())
+                .field("permission_violations", stats.permissionViolations())
+                .field("protocol_errors", stats.protocolErrors())
+                .field("publish_pauses", stats.publishPauses())
+                .field("stale_connections", stats.staleConnections())
+                .field("outbound_stalls", stats.outboundStalls());
+        broker(json, broker);
+        return json.endObject().endObject().toString();
+    }
+
+    /** The broker's counters, as fields of the current object; shared with the dashboard. */
+    static void broker(Json json, BrokerStats broker) {
+        json.field("ring_size", broker.ringSize())
+                .field("ring_remaining", broker.ringRemainingCapacity())
+                .field("published", broker.published())
+                .field("rejected", broker.rejected())
+                .field("publish_waits", broker.publishWaits())
+                .field("delivered", broker.delivered())
+                .field("handler_errors", broker.handlerErrors())
+                .field("watchdog_warnings", broker.watchdogWarnings())
+                .field("dropped_total", broker.droppedTotal());
+        json.name("dropped").beginObject();
+        for (DropReason reason : DropReason.values()) {
+            json.field(reason.name(), broker.dropped().getOrDefault(reason, 0L));
+        }
+        json.endObject();
+    }
+
+    /** Resident set size on Linux (what nats-server reports); the heap in use elsewhere. */
+    private static long residentBytes() {
+        try {
+            String[] fields = Files.readString(STATM).trim().split("\\s+");
+            return Long.parseLong(fields[1]) * PAGE_SIZE;
+        } catch (IOException | RuntimeException notLinux) {
+            Runtime rt = Runtime.getRuntime();
+            return rt.totalMemory() - rt.freeMemory();
+        }
+    }
+
+    /** Process CPU use in percent of one core, as nats-server reports it (may exceed 100). */
+    private static double cpuPercent(int cores) {
+        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
+            double load = sun.getProcessCpuLoad();
+            if (load >= 0) {
+                return Math.round(load * cores * 1000) / 10.0;
+            }
+        }
+        return 0;
+    }
+}
