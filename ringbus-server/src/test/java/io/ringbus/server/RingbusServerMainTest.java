@@ -28,7 +28,8 @@ class RingbusServerMainTest {
     @Test
     void helpAndVersionDescribeTheCommand() {
         CommandLine cli = new CommandLine(new RingbusServerMain());
-        assertThat(cli.getUsageMessage()).contains("--port").contains("--host").contains("--config");
+        assertThat(cli.getUsageMessage()).contains("--port").contains("--host").contains("--config")
+                .contains("-m, --http-port").contains("--http-host").contains("--no-monitor");
         assertThat(cli.execute("--version")).isZero();
     }
 
@@ -42,6 +43,16 @@ class RingbusServerMainTest {
             assertThat(err).contains("max_connections=lots").contains("not an integer");
         } finally {
             java.nio.file.Files.deleteIfExists(file);
+        }
+    }
+
+    @Test
+    void aTakenMonitoringPortFailsAtOnceNamingItAndTheWayOut() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            String port = String.valueOf(taken.getLocalPort());
+            String err = captureStderr(() -> assertThat(new CommandLine(new RingbusServerMain())
+                    .execute("--host", "127.0.0.1", "--port", "0", "-m", port)).isEqualTo(1));
+            assertThat(err).contains("cannot listen for monitoring on 127.0.0.1:" + port).contains("--no-monitor");
         }
     }
 

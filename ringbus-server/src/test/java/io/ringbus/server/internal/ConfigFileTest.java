@@ -36,6 +36,8 @@ class ConfigFileTest {
                 auth_timeout=500ms
                 write_deadline=5s
                 no_auth_scope=FEDERATED
+                http_host=0.0.0.0
+                http_port=9222
                 broker.ring_size=1024
                 broker.event_loops=2
                 broker.worker_pool_size=4
@@ -65,6 +67,8 @@ class ConfigFileTest {
         assertThat(config.authTimeout()).isEqualTo(Duration.ofMillis(500));
         assertThat(config.writeDeadline()).isEqualTo(Duration.ofSeconds(5));
         assertThat(config.noAuthScope()).isEqualTo(Scope.FEDERATED);
+        assertThat(config.monitorHost()).isEqualTo("0.0.0.0");
+        assertThat(config.monitorPort()).isEqualTo(9222);
         assertThat(config.tokens()).containsEntry("s3cr3t", Scope.FEDERATED);
         assertThat(config.users().get("alice")).isEqualTo(new ServerConfig.UserCredential("pass:with:colons", Scope.PRIVATE));
         assertThat(subjects).containsEntry("orders.>", Scope.PUBLIC).containsEntry("billing.*", Scope.FEDERATED);
@@ -72,6 +76,18 @@ class ConfigFileTest {
             assertThat(built.stats().ringSize()).isEqualTo(1024);
             assertThat(built.scopeOf("unregistered")).isEqualTo(Scope.PRIVATE);
         }
+    }
+
+    @Test
+    void httpPortMinusOneTurnsMonitoringOff() throws Exception {
+        Path file = dir.resolve("off.properties");
+        Files.writeString(file, "http_port=-1\n");
+        ServerConfig.Builder server = ServerConfig.builder();
+        ConfigFile.apply(file, server, Broker.builder());
+        assertThat(server.build().monitorEnabled()).isFalse();
+        Files.writeString(file, "http_port=-2\n");
+        assertThatThrownBy(() -> ConfigFile.apply(file, ServerConfig.builder(), Broker.builder()))
+                .hasMessageContaining("http_port=-2").hasMessageContaining("monitorPort");
     }
 
     @Test
