@@ -1,6 +1,7 @@
 package io.ringbus.bench;
 
 import io.ringbus.bench.blocking.BlockingCommand;
+import io.ringbus.bench.chart.ChartCommand;
 import io.ringbus.bench.network.NetworkCommand;
 import io.ringbus.bench.outbox.OutboxCommand;
 import io.ringbus.bench.seed.SeedCommand;
@@ -9,7 +10,8 @@ import picocli.CommandLine.Command;
 
 /**
  * Entry point of {@code ringbus-bench.jar}: the seed scenario, the blocking scenarios, the network
- * scenario (ringbus-server against nats-server), the outbox scenario (relays on PostgreSQL) and JMH.
+ * scenario (ringbus-server against nats-server), the outbox scenario (relays on PostgreSQL), JMH, and
+ * {@code chart}, which draws results files as SVG.
  *
  * <pre>
  * java -jar ringbus-bench.jar seed --rounds 10
@@ -17,12 +19,13 @@ import picocli.CommandLine.Command;
  * java -jar ringbus-bench.jar network --runs 3
  * java -jar ringbus-bench.jar outbox --only THROUGHPUT
  * java -jar ringbus-bench.jar jmh PublishBenchmark -prof gc
+ * java -jar ringbus-bench.jar chart bench-results/seed.json
  * </pre>
  */
 @Command(name = "ringbus-bench",
         description = "Runs ringbus side by side with its peers and prints the numbers.",
         subcommands = {SeedCommand.class, BlockingCommand.class, NetworkCommand.class, OutboxCommand.class,
-                JmhCommand.class})
+                JmhCommand.class, ChartCommand.class})
 public final class BenchMain implements Runnable {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -55,6 +58,6 @@ public final class BenchMain implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required: seed, blocking, network, outbox or jmh");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required: seed, blocking, network, outbox, jmh or chart");
     }
 }

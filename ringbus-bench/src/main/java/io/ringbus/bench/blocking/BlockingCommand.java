@@ -2,6 +2,7 @@ package io.ringbus.bench.blocking;
 
 import io.ringbus.bench.HumanDurationConverter;
 import io.ringbus.bench.JvmDescription;
+import io.ringbus.bench.chart.ResultCharts;
 import io.ringbus.core.ExecutionMode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -66,7 +67,7 @@ public final class BlockingCommand implements Callable<Integer> {
     @Option(names = "--virtual-concurrency", description = "burst: maxConcurrency on virtual threads (default: ${DEFAULT-VALUE})")
     int virtualConcurrency = 1_000;
 
-    @Option(names = "--json", description = "also write the results as JSON to this file")
+    @Option(names = "--json", description = "also write the results as JSON to this file, and as an SVG chart beside it (.svg for .json)")
     Path json;
 
     /** Creates the command; picocli fills in the options. */
@@ -125,6 +126,7 @@ public final class BlockingCommand implements Callable<Integer> {
         if (json != null) {
             Files.writeString(json, report.json(), StandardCharsets.UTF_8);
             System.out.println("JSON written to " + json);
+            System.out.println("chart written to " + ResultCharts.writeBeside(json));
         }
         return 0;
     }

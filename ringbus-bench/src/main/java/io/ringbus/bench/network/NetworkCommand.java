@@ -3,6 +3,7 @@ package io.ringbus.bench.network;
 import io.ringbus.bench.HumanDurationConverter;
 import io.ringbus.bench.JsonWriter;
 import io.ringbus.bench.JvmDescription;
+import io.ringbus.bench.chart.ResultCharts;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -95,7 +96,7 @@ public final class NetworkCommand implements Callable<Integer> {
     @Option(names = "--work-dir", description = "where server logs and config files go (default: a new temp directory)")
     Path workDir;
 
-    @Option(names = "--json", description = "also write the results as JSON to this file")
+    @Option(names = "--json", description = "also write the results as JSON to this file, and as an SVG chart beside it (.svg for .json)")
     Path json;
 
     private static List<NetworkCase> select(List<NetworkCase> all, List<String> ids) {
@@ -196,6 +197,7 @@ public final class NetworkCommand implements Callable<Integer> {
             }
             Files.writeString(json, out.endObject().toJson(), StandardCharsets.UTF_8);
             System.out.println("JSON written to " + json);
+            System.out.println("chart written to " + ResultCharts.writeBeside(json));
         }
         if (!passed) {
             System.err.println("FAILED: see the FAILED lines above");

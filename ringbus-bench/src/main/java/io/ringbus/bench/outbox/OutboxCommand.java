@@ -3,6 +3,7 @@ package io.ringbus.bench.outbox;
 import io.ringbus.bench.HumanDurationConverter;
 import io.ringbus.bench.JsonWriter;
 import io.ringbus.bench.JvmDescription;
+import io.ringbus.bench.chart.ResultCharts;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -98,7 +99,7 @@ public final class OutboxCommand implements Callable<Integer> {
             description = "longest a drain, or the wait after the last append, may take (default: 300s)")
     Duration timeout = Duration.ofSeconds(300);
 
-    @Option(names = "--json", description = "also write the results as JSON to this file")
+    @Option(names = "--json", description = "also write the results as JSON to this file, and as an SVG chart beside it (.svg for .json)")
     Path json;
 
     /** Creates the command; picocli fills in the options. */
@@ -175,6 +176,7 @@ public final class OutboxCommand implements Callable<Integer> {
             report.writeMembers(writer);
             Files.writeString(json, writer.endObject().toJson(), StandardCharsets.UTF_8);
             out.println("JSON written to " + json);
+            out.println("chart written to " + ResultCharts.writeBeside(json));
         }
         if (!report.passed()) {
             System.err.println("FAILED: see the FAILED lines above");

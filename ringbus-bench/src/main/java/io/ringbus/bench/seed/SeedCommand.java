@@ -2,6 +2,7 @@ package io.ringbus.bench.seed;
 
 import io.ringbus.bench.HumanDurationConverter;
 import io.ringbus.bench.JvmDescription;
+import io.ringbus.bench.chart.ResultCharts;
 import io.ringbus.core.WaitStrategy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -42,7 +43,7 @@ public final class SeedCommand implements Callable<Integer> {
     @Option(names = "--contenders", split = ",", description = "comma-separated subset, in run order (default: all)")
     List<String> contenders = new ArrayList<>();
 
-    @Option(names = "--json", description = "also write the results as JSON to this file")
+    @Option(names = "--json", description = "also write the results as JSON to this file, and as an SVG chart beside it (.svg for .json)")
     Path json;
 
     @Option(names = "--producers", description = "producer threads (default: ${DEFAULT-VALUE})")
@@ -98,6 +99,7 @@ public final class SeedCommand implements Callable<Integer> {
         if (json != null) {
             Files.writeString(json, report.json(), StandardCharsets.UTF_8);
             System.out.println("JSON written to " + json);
+            System.out.println("chart written to " + ResultCharts.writeBeside(json));
         }
         return 0;
     }

@@ -48,6 +48,9 @@ class OutboxScenarioSmokeTest {
         assertThat(values(text, "missing")).containsOnly(0L);
         assertThat(values(text, "peakInFlight")).allMatch(peak -> peak >= 1 && peak <= 101);
         assertThat(benchSchemas()).isEqualTo(schemasBefore);
+        // one throughput bar per contender, p50 and p99 per contender, elapsed and ideal per HTTP case
+        assertThat(count(Files.readString(dir.resolve("outbox.svg"), StandardCharsets.UTF_8), "class=\"bar\""))
+                .isEqualTo(3 + 2 * 3 + 2 * 2);
     }
 
     @Test

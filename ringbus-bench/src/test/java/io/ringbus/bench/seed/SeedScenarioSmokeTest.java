@@ -21,7 +21,7 @@ class SeedScenarioSmokeTest {
     private static final SeedWorkload TINY = new SeedWorkload(2, 2_000, 5, 4);
 
     @Test
-    void everyContenderVerifiesAndAppearsInTheJson(@TempDir Path dir) throws Exception {
+    void everyContenderVerifiesAndAppearsInTheJsonAndTheChart(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("seed.json");
 
         int exit = BenchMain.run("seed", "--producers", "2", "--events", "2000", "--warmup", "1", "--rounds", "1",
@@ -34,6 +34,11 @@ class SeedScenarioSmokeTest {
         }
         assertThat(count(text, "\"verified\": true")).isEqualTo(ContenderKind.values().length);
         assertThat(text).contains("\"dispatchesPerRound\": 16000");
+        String svg = Files.readString(dir.resolve("seed.svg"), StandardCharsets.UTF_8);
+        assertThat(count(svg, "class=\"bar\"")).isEqualTo(ContenderKind.values().length);
+        for (String name : ContenderKind.labels()) {
+            assertThat(svg).contains(">" + name + "</text>");
+        }
     }
 
     @Test

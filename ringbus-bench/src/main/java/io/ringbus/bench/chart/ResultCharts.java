@@ -1,0 +1,340 @@
+package io.ringbus.bench.chart;
+
+import io.ringbus.bench.JsonReader;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Draws a results file of the scenario runner as a bar chart. The chart is made from the JSON,
+ * never from the in-memory results, so that {@code chart FILE} on a committed result draws exactly
+ * what the run drew. Knows the {@code seed}, {@code blocking}, {@code network} (comparison and
+ * overload) and {@code outbox} documents, and JMH's own JSON array ({@code jmh -rf json}).
+ */
+public final class ResultCharts {
+    private ResultCharts() {
+    }
+
+    /**
+     * Reads a results file and writes its chart beside it, {@code x.json} to {@code x.svg}.
+     *
+     * @param json a results file written by a subcommand's {@code --json}, or by JMH
+     * @return the chart's path
+     * @throws IOException when a file cannot be read or written
+     * @throws IllegalArgumentException when the file is not JSON or not a result this class knows
+     */
+    public static Path writeBeside(Path json) throws IOException {
+        Object doc;
+        try {
+            doc = JsonReader.parse(Files.readString(json, StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage() + ", file=" + json, e);
+        }
+        Path svg = svgPathFor(json);
+        Files.writeString(svg, chart(doc).render(), StandardCharsets.UTF_8);
+        return svg;
+    }
+
+    /**
+     * @param json a results file
+     * @return the same path with {@code .svg} for a trailing {@code .json}, or {@code .svg} appended
+     */
+    public static Path svgPathFor(Path json) {
+        String name = json.getFileName().toString();
+        String base = name.endsWith(".json") ? name.substring(0, name.length() - ".json".length()) : name;
+        return json.resolveSibling(base + ".svg");
+    }
+
+    /**
+     * @param doc a parsed results document
+     * @return its chart
+     * @throws IllegalArgumentException when the document is no result this class knows
+     */
+    public static SvgBarChart chart(Object doc) {
+        if (doc instanceof List<?> list) {
+            return jmh(list);
+        }
+        if (!(doc instanceof Map<?, ?> map)) {
+            throw new IllegalArgumentException("not a ringbus-bench result: top-level value=" + doc);
+        }
+        Object scenario = map.get("scenario");
+        SvgBarChart chart = switch (String.valueOf(scenario)) {
+            case "seed" -> seed(map);
+            case "blocking" -> blocking(map);
+            case "network" -> network(map);
+            case "outbox" -> outbox(map);
+            default -> throw new IllegalArgumentException(
+                    "not a ringbus-bench result (seed, blocking, network or outbox): scenario=" + scenario);
+        };
+        if (chart.isEmpty()) {
+            throw new IllegalArgumentException("the result has no rows to draw: scenario=" + scenario);
+        }
+        return chart;
+    }
+
+    private static SvgBarChart seed(Map<?, ?> doc) {
+        Map<?, ?> w = map(doc, "workload");
+        SvgBarChart chart = new SvgBarChart("ringbus seed scenario: dispatch throughput", List.of(
+                String.format(Locale.ROOT, "%.0f producers x %,.0f events over %.0f subjects x %.0f subscribers;"
+                                + " wait strategy %s; median of %.0f rounds", num(w, "producers"),
+                        num(w, "eventsPerProducer"), num(w, "subjects"), num(w, "subscribersPerSubject"),
+                        str(doc, "waitStrategy"), num(doc, "rounds")),
+                jvm(doc)));
+        String baseline = str(doc, "baseline");
+        SvgBarChart.Panel panel = chart.panel("million dispatches per second (higher is better)", "M dispatches/s");
+        double baselineValue = Double.NaN;
+        for (Object o : list(doc, "contenders")) {
+            Map<?, ?> c = (Map<?, ?>) o;
+            double value = num(c, "millionDispatchesPerSecond");
+            panel.row(str(c, "name"), value);
+            Object ratio = c.get("ratioToBaseline");
+            if (ratio instanceof Double r) {
+                panel.note(String.format(Locale.ROOT, "%.2fx %s", r, baseline));
+            }
+            if (str(c, "name").equals(baseline)) {
+                baselineValue = value;
+            }
+        }
+        panel.reference(baseline + " = 1x", baselineValue).ratioAxis();
+        return chart;
+    }
+
+    private static SvgBarChart blocking(Map<?, ?> doc) {
+        Map<?, ?> steady = map(doc, "steady");
+        SvgBarChart chart = new SvgBarChart("ringbus blocking handlers per execution mode", List.of(jvm(doc)));
+        List<?> results = list(steady, "results");
+        if (!results.isEmpty()) {
+            SvgBarChart.Panel panel = chart.panel(String.format(Locale.ROOT,
+                    "steady sender (seed 001): messages received per minute, handler blocks %.0f ms, one send every %.0f ms",
+                    num(steady, "blockMs"), num(steady, "sendIntervalMs")), "received/min");
+            double scheduled = Double.NaN;
+            for (Object o : results) {
+                Map<?, ?> r = (Map<?, ?>) o;
+                panel.row(str(r, "receiver"), num(r, "receivedPerMinute"));
+                if (Boolean.TRUE.equals(r.get("senderSlowed"))) {
+                    panel.note("sender slowed by backpressure");
+                }
+                scheduled = num(r, "scheduledPerMinute");
+            }
+            panel.reference("sender's schedule = 1x", scheduled).ratioAxis();
+        }
+        List<?> burst = list(doc, "burst");
+        if (!burst.isEmpty()) {
+            SvgBarChart.Panel panel = chart.panel("burst (seeds 002/004): efficiency = ideal time / measured time"
+                    + " (1 = ideal)", "efficiency");
+            for (Object o : burst) {
+                Map<?, ?> r = (Map<?, ?>) o;
+                panel.row(str(r, "handler") + ", blocks " + millis(num(r, "latencyMs")), num(r, "efficiency"));
+                panel.note(String.format(Locale.ROOT, "%,.0f ms for %,.0f messages", num(r, "timeMs"), num(r, "messages")));
+            }
+            panel.reference("ideal", 1.0);
+        }
+        return chart;
+    }
+
+    private static SvgBarChart network(Map<?, ?> doc) {
+        SvgBarChart chart = new SvgBarChart("ringbus-server vs nats-server over TCP (jnats clients)", List.of(jvm(doc)));
+        Map<?, ?> comparison = map(doc, "comparison");
+        if (!comparison.isEmpty()) {
+            List<?> servers = list(comparison, "servers");
+            String[] names = new String[servers.size()];
+            for (int s = 0; s < names.length; s++) {
+                names[s] = str((Map<?, ?>) servers.get(s), "name");
+            }
+            SvgBarChart.Panel panel = chart.panel(String.format(Locale.ROOT,
+                    "deliveries per second, median of %.0f runs (higher is better)", num(comparison, "runs")), names);
+            List<?> firstCases = servers.isEmpty() ? List.of() : list((Map<?, ?>) servers.getFirst(), "cases");
+            for (int i = 0; i < firstCases.size(); i++) {
+                double[] values = new double[names.length];
+                String note = null;
+                for (int s = 0; s < names.length; s++) {
+                    Map<?, ?> c = (Map<?, ?>) list((Map<?, ?>) servers.get(s), "cases").get(i);
+                    values[s] = Boolean.TRUE.equals(c.get("verified")) ? num(c, "medianDeliveriesPerSecond") : Double.NaN;
+                    if (s == 0 && c.get("ratioToBaseline") instanceof Double r && !names[0].equals(str(comparison, "baseline"))) {
+                        note = String.format(Locale.ROOT, "%.2fx %s", r, str(comparison, "baseline"));
+                    }
+                }
+                panel.row(str((Map<?, ?>) firstCases.get(i), "case"), values);
+                if (note != null) {
+                    panel.note(note);
+                }
+            }
+        }
+        Map<?, ?> overload = map(doc, "overload");
+        if (!list(overload, "slowConsumer").isEmpty()) {
+            SvgBarChart.Panel panel = chart.panel(String.format(Locale.ROOT,
+                    "overload: messages published per second, alone and with consumers %.0fx slower",
+                    num(overload, "slowFactor")), "unloaded", "with slow consumers");
+            for (Object o : list(overload, "slowConsumer")) {
+                Map<?, ?> r = (Map<?, ?>) o;
+                boolean failed = r.get("failure") != null;
+                panel.row(str(r, "server"), failed ? Double.NaN : num(r, "unloadedPublishedPerSecond"),
+                        failed ? Double.NaN : num(r, "overloadPublishedPerSecond"));
+            }
+        }
+        return chart;
+    }
+
+    private static SvgBarChart outbox(Map<?, ?> doc) {
+        SvgBarChart chart = new SvgBarChart("ringbus-outbox relays on PostgreSQL vs a naive poller", List.of(
+                String.format(Locale.ROOT, "%.0f B payloads over %,.0f keys; ringbus batch %,.0f; naive poller every %,.0f ms,"
+                                + " %,.0f rows", num(doc, "payloadBytes"), num(doc, "keys"), num(doc, "ringbusBatchSize"),
+                        num(doc, "naiveIntervalMillis"), num(doc, "naiveBatchSize")),
+                jvm(doc)));
+        List<?> throughput = list(doc, "throughput");
+        if (!throughput.isEmpty()) {
+            SvgBarChart.Panel panel = chart.panel("throughput: events delivered per second draining a backlog (higher is better)",
+                    "events/s");
+            for (Object o : throughput) {
+                Map<?, ?> r = (Map<?, ?>) o;
+                panel.row(str(r, "contender"), verified(r) ? num(r, "eventsPerSecond") : Double.NaN);
+            }
+        }
+        List<?> latency = list(doc, "latency");
+        if (!latency.isEmpty()) {
+            Map<?, ?> first = (Map<?, ?>) latency.getFirst();
+            SvgBarChart.Panel panel = chart.panel(String.format(Locale.ROOT,
+                    "latency: commit to delivery in ms at %,.0f events/s (lower is better)", num(first, "targetRate")),
+                    "p50", "p99");
+            for (Object o : latency) {
+                Map<?, ?> r = (Map<?, ?>) o;
+                boolean ok = verified(r);
+                panel.row(str(r, "contender"), ok ? num(r, "p50Micros") / 1e3 : Double.NaN,
+                        ok ? num(r, "p99Micros") / 1e3 : Double.NaN);
+            }
+        }
+        List<?> http = list(doc, "http");
+        if (!http.isEmpty()) {
+            Map<?, ?> first = (Map<?, ?>) http.getFirst();
+            SvgBarChart.Panel panel = chart.panel(String.format(Locale.ROOT,
+                    "HTTP sink (seed 002): seconds to deliver %,.0f events to a %.0f ms endpoint, measured vs ideal",
+                    num(first, "events"), num(first, "latencyMillis")), "elapsed", "ideal");
+            for (Object o : http) {
+                Map<?, ?> r = (Map<?, ?>) o;
+                String label = String.format(Locale.ROOT, "concurrency %.0f, batch %,.0f", num(r, "maxConcurrency"),
+                        num(r, "batchSize"));
+                if (num(r, "parallelBatches") > 1) {
+                    label += String.format(Locale.ROOT, " x%.0f", num(r, "parallelBatches"));
+                }
+                panel.row(label, verified(r) ? num(r, "elapsedSeconds") : Double.NaN, num(r, "idealSeconds"));
+                if (verified(r)) {
+                    panel.note(String.format(Locale.ROOT, "%.2fx ideal", num(r, "ratioToIdeal")));
+                }
+            }
+        }
+        return chart;
+    }
+
+    private static SvgBarChart jmh(List<?> runs) {
+        if (runs.isEmpty() || !(runs.getFirst() instanceof Map<?, ?> first) || !first.containsKey("primaryMetric")) {
+            throw new IllegalArgumentException("not a JMH result: an array of benchmarks with a primaryMetric expected");
+        }
+        // Parameters with one value in every run go to the subtitle, the others into the labels.
+        Map<String, String> common = new LinkedHashMap<>();
+        if (first.get("params") instanceof Map<?, ?> params) {
+            params.forEach((k, v) -> common.put(String.valueOf(k), String.valueOf(v)));
+        }
+        for (Object o : runs) {
+            Map<?, ?> params = ((Map<?, ?>) o).get("params") instanceof Map<?, ?> p ? p : Map.of();
+            common.entrySet().removeIf(e -> !e.getValue().equals(String.valueOf(params.get(e.getKey()))));
+        }
+        List<String> subtitle = new ArrayList<>();
+        subtitle.add(String.format(Locale.ROOT, "JMH %s on %s %s; score with its 99.9%% error", str(first, "jmhVersion"),
+                str(first, "vmName"), str(first, "vmVersion")));
+        if (!common.isEmpty()) {
+            subtitle.add("in every run: " + common.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                    .collect(Collectors.joining(", ")));
+        }
+        SvgBarChart chart = new SvgBarChart("ringbus JMH benchmarks", subtitle);
+        String unit = null;
+        SvgBarChart.Panel panel = null;
+        for (Object o : runs) {
+            Map<?, ?> run = (Map<?, ?>) o;
+            Map<?, ?> metric = map(run, "primaryMetric");
+            String runUnit = str(metric, "scoreUnit");
+            if (!runUnit.equals(unit)) {
+                unit = runUnit;
+                panel = chart.panel(str(run, "mode") + ": " + unit, unit);
+            }
+            String name = str(run, "benchmark");
+            StringBuilder label = new StringBuilder(name.substring(name.lastIndexOf('.') + 1));
+            if (run.get("params") instanceof Map<?, ?> params) {
+                params.forEach((k, v) -> {
+                    if (!common.containsKey(String.valueOf(k))) {
+                        label.append(' ').append(k).append('=').append(v);
+                    }
+                });
+            }
+            panel.row(label.toString(), num(metric, "score"));
+            if (metric.get("scoreError") instanceof Double error && Double.isFinite(error)) {
+                panel.note("± " + SvgBarChart.format(error));
+            }
+        }
+        return chart;
+    }
+
+    private static boolean verified(Map<?, ?> r) {
+        return Boolean.TRUE.equals(r.get("verified")) && r.get("failure") == null;
+    }
+
+    private static String jvm(Map<?, ?> doc) {
+        Map<?, ?> jvm = map(doc, "jvm");
+        if (jvm.isEmpty()) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "%s %s (%s), %.0f cores, max heap %.0f MiB", str(jvm, "vmName"),
+                str(jvm, "version"), str(jvm, "vendor"), num(doc, "cores"), num(jvm, "maxHeapMiB"));
+    }
+
+    private static String millis(double ms) {
+        return ms >= 1000 && ms % 1000 == 0 ? String.format(Locale.ROOT, "%.0f s", ms / 1000)
+                : String.format(Locale.ROOT, "%s ms", SvgBarChart.format(ms));
+    }
+
+    /** @return the member object, empty when absent or null */
+    private static Map<?, ?> map(Map<?, ?> m, String key) {
+        Object v = m.get(key);
+        if (v == null) {
+            return Map.of();
+        }
+        if (!(v instanceof Map<?, ?> o)) {
+            throw new IllegalArgumentException("an object expected: " + key + "=" + v);
+        }
+        return o;
+    }
+
+    private static List<?> list(Map<?, ?> m, String key) {
+        Object v = m.get(key);
+        if (v == null) {
+            return List.of();
+        }
+        if (!(v instanceof List<?> l)) {
+            throw new IllegalArgumentException("an array expected: " + key + "=" + v);
+        }
+        return l;
+    }
+
+    private static double num(Map<?, ?> m, String key) {
+        Object v = m.get(key);
+        if (v == null) {
+            return Double.NaN;
+        }
+        if (!(v instanceof Double d)) {
+            throw new IllegalArgumentException("a number expected: " + key + "=" + v);
+        }
+        return d;
+    }
+
+    private static String str(Map<?, ?> m, String key) {
+        Object v = m.get(key);
+        return v == null ? "" : String.valueOf(v);
+    }
+}
