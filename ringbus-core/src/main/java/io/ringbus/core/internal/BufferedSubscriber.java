@@ -43,8 +43,8 @@ final class BufferedSubscriber extends Subscriber {
 
     BufferedSubscriber(RingBroker broker, long id, SubjectPattern pattern, Scope scope, SubscribeOptions options,
                        MessageHandler handler, int loopIndex, long maxExecuteNanos, Executor executor,
-                       boolean yieldAfterBatch) {
-        super(broker, id, pattern, scope, options, handler, loopIndex, maxExecuteNanos);
+                       boolean yieldAfterBatch, PatternStats stats) {
+        super(broker, id, pattern, scope, options, handler, loopIndex, maxExecuteNanos, stats);
         this.capacity = options.bufferSize();
         this.queue = new MpmcAtomicArrayQueue<>(capacity);
         this.maxDrainers = options.ordered() ? 1 : options.maxConcurrency();
@@ -120,7 +120,7 @@ final class BufferedSubscriber extends Subscriber {
     private void drop(DropReason reason, long count) {
         if (count > 0) {
             dropped.addAndGet(count);
-            broker.countDrop(reason, count);
+            broker.countDrop(this, reason, count);
         }
     }
 
@@ -192,12 +192,17 @@ final class BufferedSubscriber extends Subscriber {
 
     private void handle(Message message, HandlerProbe probe) {
         probe.enter(this, message.subject());
+        PatternStats stats = this.stats;
+        long start = stats == null ? 0 : System.nanoTime();
         try {
             handler.onMessage(message);
         } catch (Throwable error) {
             broker.handlerFailed(error, message, this);
         } finally {
             probe.exit();
+        }
+        if (stats != null) {
+            stats.recordHandler(options().mode(), System.nanoTime() - start);
         }
         checkDeliveryLimit(delivered.incrementAndGet());
     }

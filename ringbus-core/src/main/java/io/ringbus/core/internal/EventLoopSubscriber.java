@@ -1,5 +1,6 @@
 package io.ringbus.core.internal;
 
+import io.ringbus.core.ExecutionMode;
 import io.ringbus.core.MessageHandler;
 import io.ringbus.core.Scope;
 import io.ringbus.core.SubscribeOptions;
@@ -26,8 +27,8 @@ final class EventLoopSubscriber extends Subscriber {
     private long delivered;
 
     EventLoopSubscriber(RingBroker broker, long id, SubjectPattern pattern, Scope scope, SubscribeOptions options,
-                        MessageHandler handler, int loopIndex, long maxExecuteNanos) {
-        super(broker, id, pattern, scope, options, handler, loopIndex, maxExecuteNanos);
+                        MessageHandler handler, int loopIndex, long maxExecuteNanos, PatternStats stats) {
+        super(broker, id, pattern, scope, options, handler, loopIndex, maxExecuteNanos, stats);
     }
 
     @Override
@@ -37,12 +38,18 @@ final class EventLoopSubscriber extends Subscriber {
             return deliverSlowPath(count);
         }
         probe.enter(this, slot.subject);
+        // Without a registry stats is null: one field load and a branch, no clock read.
+        PatternStats stats = this.stats;
+        long start = stats == null ? 0 : System.nanoTime();
         try {
             handler.onMessage(slot);
         } catch (Throwable error) {
             broker.handlerFailed(error, slot, this);
         } finally {
             probe.exit();
+        }
+        if (stats != null) {
+            stats.recordHandler(ExecutionMode.EVENT_LOOP, System.nanoTime() - start);
         }
         DELIVERED.setOpaque(this, count + 1);
         if (count + 1 >= deliveryLimit) {
