@@ -1,5 +1,6 @@
 package io.ringbus.server;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.ringbus.core.Broker;
 import io.ringbus.core.BrokerBuilder;
 import io.ringbus.core.Scope;
@@ -35,6 +36,16 @@ final class ServerUnderTest implements AutoCloseable {
 
     static ServerUnderTest start(UnaryOperator<BrokerBuilder> brokerConfig,
                                  UnaryOperator<ServerConfig.Builder> config) {
+        return start(brokerConfig, config, null);
+    }
+
+    /** A server whose broker and server both register their meters in {@code registry}. */
+    static ServerUnderTest startMetered(MeterRegistry registry, UnaryOperator<ServerConfig.Builder> config) {
+        return start(b -> b.meterRegistry(registry), config, registry);
+    }
+
+    private static ServerUnderTest start(UnaryOperator<BrokerBuilder> brokerConfig,
+                                         UnaryOperator<ServerConfig.Builder> config, MeterRegistry registry) {
         Broker broker = brokerConfig.apply(Broker.builder().name("t").ringSize(4096).defaultScope(Scope.PRIVATE))
                 .build();
         broker.registerSubject("pub.>", Scope.PUBLIC);
@@ -47,7 +58,9 @@ final class ServerUnderTest implements AutoCloseable {
                 .maxConnections(2000)
                 .ioThreads(2);
         try {
-            return new ServerUnderTest(broker, RingbusServer.start(broker, config.apply(builder).build()));
+            ServerConfig settings = config.apply(builder).build();
+            return new ServerUnderTest(broker, registry == null ? RingbusServer.start(broker, settings)
+                    : RingbusServer.start(broker, settings, registry));
         } catch (RuntimeException e) {
             broker.close(Duration.ofSeconds(1));
             throw e;

@@ -119,6 +119,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         }
         for (Subscription subscription : subscriptions.values()) {
             subscription.unsubscribe();
+            server.counters.subscriptions.remove(subscription);
         }
         subscriptions.clear();
         if (outbound != null) {
@@ -335,7 +336,13 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             return;
         }
         if (subscriptions.size() >= server.config.maxSubscriptions()) {
-            subscriptions.values().removeIf(s -> !s.isActive());
+            for (Iterator<Subscription> it = subscriptions.values().iterator(); it.hasNext(); ) {
+                Subscription done = it.next();
+                if (!done.isActive()) {
+                    it.remove();
+                    server.counters.subscriptions.remove(done);
+                }
+            }
             if (subscriptions.size() >= server.config.maxSubscriptions()) {
                 server.counters.protocolErrors.increment();
                 sendError("maximum subscriptions exceeded");
@@ -351,8 +358,10 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             }
             Subscription subscription = client.subscribe(subject, delivery(sid), subscribeOptions);
             Subscription previous = subscriptions.put(sid, subscription);
+            server.counters.subscriptions.add(subscription);
             if (previous != null) {
                 previous.unsubscribe();
+                server.counters.subscriptions.remove(previous);
             }
         } catch (ScopeViolationException e) {
             permissionViolation("Subscription", subject);
@@ -394,6 +403,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             } else {
                 subscriptions.remove(sid);
                 subscription.unsubscribe();
+                server.counters.subscriptions.remove(subscription);
             }
         }
         ok();

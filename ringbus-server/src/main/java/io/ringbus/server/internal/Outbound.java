@@ -177,6 +177,7 @@ final class Outbound {
         long bytes = 0;
         long frameBytes = 0;
         long messages = 0;
+        long pongBytes = 0;
         while (channel.isWritable()) {
             Frame frame = queue.poll();
             if (frame == null) {
@@ -187,6 +188,7 @@ final class Outbound {
             }
             if (frame == PONG_FRAME) {
                 buffer.writeBytes(PONG);
+                pongBytes += PONG.length; // a protocol reply: not in bytesOut, which counts MSG/HMSG
                 continue;
             }
             encode(frame, buffer);
@@ -212,7 +214,9 @@ final class Outbound {
             counters.messagesOut.add(messages);
         }
         if (bytes > 0) {
-            counters.bytesOut.add(bytes);
+            if (bytes > pongBytes) {
+                counters.bytesOut.add(bytes - pongBytes);
+            }
             channel.flush();
         }
     }
