@@ -276,6 +276,41 @@ class MetricsTest {
         }
     }
 
+    @Test
+    void sampledLatencyTimesOneCallInN() {
+        try (Broker broker = metered("m-sampled").handlerLatencySampling(4).build()) {
+            broker.subscribe("tick.>", message -> { });
+            for (int i = 0; i < 102; i++) {
+                broker.publish("tick.a", i);
+            }
+            Await.until("all delivered", () -> broker.stats().delivered() == 102, broker::stats);
+            // Calls number 0, 4, 8, ..., 100 of the subscription.
+            assertThat(latency("tick.>", ExecutionMode.EVENT_LOOP).count()).isEqualTo(26);
+            assertThat(counter("ringbus.delivered", "pattern", "tick.>")).isEqualTo(102);
+
+            broker.subscribe("tock.>", message -> { }, SubscribeOptions.defaults().mode(ExecutionMode.WORKER)
+                    .ordered(false).maxConcurrency(4));
+            for (int i = 0; i < 40; i++) {
+                broker.publish("tock.a", i);
+            }
+            Await.until("all delivered", () -> broker.stats().delivered() == 142, broker::stats);
+            // Unordered drainers number their calls with one counter: still exactly 1 in 4.
+            assertThat(latency("tock.>", ExecutionMode.WORKER).count()).isEqualTo(10);
+        }
+    }
+
+    @Test
+    void meterSettingsAreValidatedNamingTheValue() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Broker.builder().meterPatternLimit(0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("meterPatternLimit=0");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Broker.builder().handlerLatencySampling(0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("handlerLatencySampling=0");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Broker.builder().handlerLatencySampling(48))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("handlerLatencySampling=48");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Broker.builder().meterRegistry(null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("meterRegistry");
+    }
+
     private List<String> patternTags(String name) {
         return registry.find(name).meters().stream().map(meter -> meter.getId().getTag("pattern")).toList();
     }

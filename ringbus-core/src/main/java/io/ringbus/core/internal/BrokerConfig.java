@@ -18,5 +18,5 @@ public record BrokerConfig(String name, int ringSize, WaitStrategy waitStrategy,
                            BlockedHandlerListener blockedHandlerListener, Duration maxEventLoopExecuteTime,
                            Duration maxWorkerExecuteTime, Duration maxVirtualExecuteTime,
                            Duration watchdogInterval, Duration shutdownTimeout, int routeCacheSize,
-                           Object meterRegistry, int meterPatternLimit) {
+                           Object meterRegistry, int meterPatternLimit, int handlerLatencySampling) {
 }

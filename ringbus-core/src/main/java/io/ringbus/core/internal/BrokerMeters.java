@@ -40,16 +40,18 @@ final class BrokerMeters {
     private final Tags tags;
     private final RingBroker broker;
     private final int patternLimit;
+    private final int latencySampling;
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<String, PatternMeters> patterns = new HashMap<>();
     private final List<Meter> meters = new ArrayList<>();
     private final Counter overflow;
 
-    BrokerMeters(Object registry, String brokerName, int patternLimit, RingBroker broker) {
+    BrokerMeters(Object registry, String brokerName, int patternLimit, int latencySampling, RingBroker broker) {
         this.registry = (MeterRegistry) registry;
         this.tags = Tags.of("broker", brokerName);
         this.broker = broker;
         this.patternLimit = patternLimit;
+        this.latencySampling = latencySampling;
         MeterRegistry r = this.registry;
         meters.add(FunctionCounter.builder("ringbus.published", broker, RingBroker::published)
                 .description("messages accepted into the ring").tags(tags).register(r));
@@ -87,7 +89,7 @@ final class BrokerMeters {
                     meters = patterns.get(OTHER);
                 }
                 if (meters == null) {
-                    meters = new PatternMeters(registry, tags, tag, broker);
+                    meters = new PatternMeters(registry, tags, tag, latencySampling, broker);
                     patterns.put(tag, meters);
                 }
             }

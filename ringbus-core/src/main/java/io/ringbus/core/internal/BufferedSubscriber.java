@@ -159,12 +159,13 @@ final class BufferedSubscriber extends Subscriber {
                 }
                 size.decrementAndGet();
                 // Claim a delivery first, so that unordered drainers never exceed unsubscribeAfter(n).
-                if (!isActive() || claimed.incrementAndGet() > deliveryLimit) {
+                long claim = claimed.incrementAndGet();
+                if (!isActive() || claim > deliveryLimit) {
                     countIfShutdown(1);
                     checkDeliveryLimit(delivered.get());
                     continue;
                 }
-                handle(message, probe);
+                handle(message, probe, claim);
                 if (yieldAfterBatch && ++handled == WORKER_BATCH && !queue.isEmpty()) {
                     // Give the pool thread to other subscribers; keep our drainer slot.
                     executor.execute(drain);
@@ -190,10 +191,12 @@ final class BufferedSubscriber extends Subscriber {
         }
     }
 
-    private void handle(Message message, HandlerProbe probe) {
+    /** @param claim this call's number, from 1: with a registry, calls 1, n + 1, 2n + 1, ... are timed */
+    private void handle(Message message, HandlerProbe probe, long claim) {
         probe.enter(this, message.subject());
         PatternStats stats = this.stats;
-        long start = stats == null ? 0 : System.nanoTime();
+        boolean timed = stats != null && ((claim - 1) & stats.latencySampleMask) == 0;
+        long start = timed ? System.nanoTime() : 0;
         try {
             handler.onMessage(message);
         } catch (Throwable error) {
@@ -201,7 +204,7 @@ final class BufferedSubscriber extends Subscriber {
         } finally {
             probe.exit();
         }
-        if (stats != null) {
+        if (timed) {
             stats.recordHandler(options().mode(), System.nanoTime() - start);
         }
         checkDeliveryLimit(delivered.incrementAndGet());

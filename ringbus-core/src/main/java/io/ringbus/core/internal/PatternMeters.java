@@ -34,8 +34,8 @@ final class PatternMeters extends PatternStats {
     private final ReentrantLock lock = new ReentrantLock();
     private boolean closed;
 
-    PatternMeters(MeterRegistry registry, Tags brokerTags, String tag, RingBroker broker) {
-        super(tag);
+    PatternMeters(MeterRegistry registry, Tags brokerTags, String tag, int latencySampling, RingBroker broker) {
+        super(tag, latencySampling);
         this.registry = registry;
         this.tags = brokerTags.and("pattern", tag);
         meters.add(FunctionCounter.builder("ringbus.handler.errors", this, PatternStats::handlerErrors)

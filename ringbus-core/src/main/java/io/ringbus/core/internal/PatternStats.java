@@ -22,6 +22,8 @@ abstract class PatternStats {
 
     /** The {@code pattern} tag: the subscription pattern, {@code _INBOX.>} or {@code _other}. */
     final String tag;
+    /** Sampling - 1 (sampling is a power of two): a call is timed when its number & mask is 0. */
+    final long latencySampleMask;
     private final Set<Subscriber> live = ConcurrentHashMap.newKeySet();
     private final LongAdder[] retiredDelivered = new LongAdder[MODES];
     /** Highest delivered sum reported per mode: a counter read never goes backwards. */
@@ -31,8 +33,9 @@ abstract class PatternStats {
     /** Subscriptions using this tag, counting those being created; guarded by the owner's lock. */
     int references;
 
-    PatternStats(String tag) {
+    PatternStats(String tag, int latencySampling) {
         this.tag = tag;
+        this.latencySampleMask = latencySampling - 1;
         for (int i = 0; i < MODES; i++) {
             retiredDelivered[i] = new LongAdder();
         }

@@ -128,7 +128,8 @@ public final class RingBroker implements Broker {
         this.replies = new ReplyRouter(this, Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36));
         replies.registerScopes();
         this.meters = config.meterRegistry() == null ? null
-                : new BrokerMeters(config.meterRegistry(), config.name(), config.meterPatternLimit(), this);
+                : new BrokerMeters(config.meterRegistry(), config.name(), config.meterPatternLimit(),
+                        config.handlerLatencySampling(), this);
     }
 
     private static com.lmax.disruptor.WaitStrategy waitStrategy(WaitStrategy strategy) {
