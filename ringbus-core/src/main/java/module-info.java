@@ -4,10 +4,14 @@
  * <p>Only {@code io.ringbus.core} is exported; everything under {@code io.ringbus.core.internal}
  * is implementation and may change without notice.
  */
+// micrometer-core 1.16 has no module descriptor: its Automatic-Module-Name is micrometer.core.
+@SuppressWarnings("requires-automatic")
 module io.ringbus.core {
     requires com.lmax.disruptor;
     requires org.jctools.core;
     requires org.slf4j;
+    // Optional (Maven <optional>): needed only by a broker built with a meter registry.
+    requires static micrometer.core;
 
     exports io.ringbus.core;
 }

@@ -17,6 +17,10 @@ public final class BrokerBuilder {
     public static final int MAX_RING_SIZE = 1 << 30;
     /** Largest accepted number of event loops. */
     public static final int MAX_EVENT_LOOPS = 256;
+    /** Largest accepted {@link #meterPatternLimit(int)}. */
+    public static final int MAX_METER_PATTERN_LIMIT = 100_000;
+    /** Largest accepted {@link #handlerLatencySampling(int)}. */
+    public static final int MAX_HANDLER_LATENCY_SAMPLING = 1 << 20;
     /** Largest accepted worker pool. */
     public static final int MAX_WORKER_POOL_SIZE = 32_768;
 
@@ -34,6 +38,9 @@ public final class BrokerBuilder {
     private Duration watchdogInterval = Duration.ofSeconds(1);
     private Duration shutdownTimeout = Duration.ofSeconds(10);
     private int routeCacheSize = 65_536;
+    private Object meterRegistry;
+    private int meterPatternLimit = 100;
+    private int handlerLatencySampling = 1;
 
     BrokerBuilder() {
     }
@@ -185,6 +192,67 @@ public final class BrokerBuilder {
     }
 
     /**
+     * Publishes the broker's meters to {@code registry} (names, tags and units in
+     * {@code docs/metrics.md}): published, delivered, dropped, handler errors and latency, ring
+     * capacity, per-pattern pending and lag, watchdog warnings. The meters read the broker's own
+     * counters when scraped; only the handler latency timer costs work per handler call (two
+     * clock reads and a record, no allocation). They are removed from the registry when the
+     * broker closes.
+     *
+     * <p>Without this call (the default) the broker loads no Micrometer class, and
+     * micrometer-core, an optional dependency, need not be on the class path.
+     *
+     * @param registry where to register the meters, e.g. a {@code PrometheusMeterRegistry}
+     *                 shared with the rest of the application
+     * @return this builder
+     */
+    // Not 'requires transitive': a caller with a registry reads micrometer.core already; one
+    // without it must not need the module.
+    @SuppressWarnings("exports")
+    public BrokerBuilder meterRegistry(io.micrometer.core.instrument.MeterRegistry registry) {
+        this.meterRegistry = Objects.requireNonNull(registry, "meterRegistry");
+        return this;
+    }
+
+    /**
+     * Bounds the {@code pattern} tag of the per-pattern meters: at most {@code limit} distinct
+     * subscription patterns have series of their own at once; subscriptions with further
+     * patterns are reported under {@code pattern="_other"} and counted by
+     * {@code ringbus.pattern.overflow}. A pattern's series go when its last subscription does.
+     *
+     * @param limit 1..{@value #MAX_METER_PATTERN_LIMIT}; default 100
+     * @return this builder
+     */
+    public BrokerBuilder meterPatternLimit(int limit) {
+        if (limit < 1 || limit > MAX_METER_PATTERN_LIMIT) {
+            throw new IllegalArgumentException("meterPatternLimit must be in 1.." + MAX_METER_PATTERN_LIMIT
+                    + ": meterPatternLimit=" + limit);
+        }
+        this.meterPatternLimit = limit;
+        return this;
+    }
+
+    /**
+     * Times one handler call in {@code oneIn} per subscription for {@code ringbus.handler.latency}
+     * (calls number 0, oneIn, 2 x oneIn, ... of each subscription), instead of every call. Timing
+     * a call costs two clock reads and a histogram update, about 150 ns: several times what an
+     * inline handler costs (see {@code docs/metrics.md} for the measured overhead). With sampling
+     * the timer's count and total cover the sampled calls only; {@code ringbus.delivered} stays
+     * exact. A power of two, so that choosing costs a mask of the delivery count.
+     *
+     * @param oneIn a power of two in 1..{@value #MAX_HANDLER_LATENCY_SAMPLING}; default 1 (every call)
+     * @return this builder
+     */
+    public BrokerBuilder handlerLatencySampling(int oneIn) {
+        if (oneIn < 1 || oneIn > MAX_HANDLER_LATENCY_SAMPLING || Integer.bitCount(oneIn) != 1) {
+            throw new IllegalArgumentException("handlerLatencySampling must be a power of two in 1.."
+                    + MAX_HANDLER_LATENCY_SAMPLING + ": handlerLatencySampling=" + oneIn);
+        }
+        this.handlerLatencySampling = oneIn;
+        return this;
+    }
+
+    /**
      * Builds and starts the broker: its event loops run from here on.
      *
      * @return the running broker
@@ -192,7 +260,8 @@ public final class BrokerBuilder {
     public Broker build() {
         return new RingBroker(new BrokerConfig(name, ringSize, waitStrategy, eventLoops, workerPoolSize,
                 defaultScope, errorHandler, blockedHandlerListener, maxEventLoopExecuteTime,
-                maxWorkerExecuteTime, maxVirtualExecuteTime, watchdogInterval, shutdownTimeout, routeCacheSize));
+                maxWorkerExecuteTime, maxVirtualExecuteTime, watchdogInterval, shutdownTimeout, routeCacheSize,
+                meterRegistry, meterPatternLimit, handlerLatencySampling));
     }
 
     private static Duration positive(String what, Duration value) {

@@ -33,6 +33,7 @@ public final class RelayBuilder {
     private Duration sweepInterval = Duration.ofMinutes(1);
     private Duration countInterval = Duration.ofSeconds(5);
     private boolean listen = true;
+    private Object meterRegistry;
 
     RelayBuilder(Outbox outbox) {
         this.outbox = outbox;
@@ -184,6 +185,23 @@ public final class RelayBuilder {
     }
 
     /**
+     * Publishes the relay's meters to {@code registry} (names and tags in {@code docs/metrics.md};
+     * tagged {@code outbox} with the schema-qualified table and {@code relay} with the relay's
+     * name): pending, dead and in-flight rows, and per sink delivered, retried and dead-lettered
+     * rows and the append-to-acknowledgement latency. The meters read the relay's counters when
+     * scraped, except the latency timer, recorded once per delivered row. They are removed when
+     * the relay closes. Without this call no Micrometer class is loaded (micrometer-core is an
+     * optional dependency).
+     *
+     * @param registry where to register the meters
+     * @return this builder
+     */
+    public RelayBuilder meterRegistry(io.micrometer.core.instrument.MeterRegistry registry) {
+        this.meterRegistry = Objects.requireNonNull(registry, "meterRegistry");
+        return this;
+    }
+
+    /**
      * Starts the relay's thread (and, on PostgreSQL, its LISTEN thread).
      *
      * @return the running relay
@@ -198,7 +216,7 @@ public final class RelayBuilder {
                 deliveryTimeout.toMillis(), retryPolicy, deleteDelivered, retention.toMillis(), sweepInterval.toMillis(),
                 countInterval.toMillis(), listen && outbox.isPostgreSql(), outbox.eventIdPrefix());
         return new Relay(new RelayGroup(outbox.dataSource(), outbox.statements(), settings,
-                settings.listen() ? outbox.listener() : null));
+                settings.listen() ? outbox.listener() : null, meterRegistry));
     }
 
     private static Duration positive(String what, Duration value) {

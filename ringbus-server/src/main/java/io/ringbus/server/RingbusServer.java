@@ -1,8 +1,11 @@
 package io.ringbus.server;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.ringbus.core.Broker;
 import io.ringbus.server.internal.NettyServer;
 import io.ringbus.server.internal.ServerContext;
+import io.ringbus.server.internal.ServerMeters;
 import io.ringbus.server.internal.monitor.MonitorServer;
 import io.ringbus.server.monitor.MonitorSources;
 
@@ -31,16 +34,32 @@ public final class RingbusServer implements AutoCloseable {
     private final ServerContext context;
     private final NettyServer netty;
     private final MonitorServer monitor;
+    private final ServerMeters meters;
+    private final PrometheusMeterRegistry ownRegistry;
     private volatile boolean closed;
 
-    private RingbusServer(Broker broker, ServerConfig config, MonitorSources sources) {
+    private RingbusServer(Broker broker, ServerConfig config, MonitorSources given, MeterRegistry registry) {
         this.context = new ServerContext(broker, config);
         this.netty = new NettyServer(context);
+        MonitorSources sources = given;
+        PrometheusMeterRegistry own = null;
+        if (config.monitorEnabled() && sources.meterRegistry().isEmpty()) {
+            // /metrics needs a registry: one of JVM basics, which the server's own meters join.
+            own = MonitorSources.jvmMeterRegistry();
+            MonitorSources.Builder copy = MonitorSources.builder().meterRegistry(own);
+            sources.blockedHandlers().ifPresent(copy::blockedHandlers);
+            sources.outboxBacklog().ifPresent(copy::outboxBacklog);
+            sources = copy.build();
+        }
+        this.ownRegistry = own;
+        MeterRegistry target = registry != null ? registry : sources.meterRegistry().orElse(null);
+        this.meters = target == null ? null : new ServerMeters(target, config.serverName(), context.counters());
         MonitorServer started = null;
         if (config.monitorEnabled()) {
             try {
                 started = MonitorServer.start(context, sources);
             } catch (RuntimeException e) {
+                closeMeters();
                 netty.close(0);
                 throw e;
             }
@@ -67,7 +86,8 @@ public final class RingbusServer implements AutoCloseable {
      *
      * @param broker  the broker to expose
      * @param config  address, limits, credentials and monitoring port
-     * @param sources meter registry, watchdog warnings, outbox backlog
+     * @param sources meter registry (which also gets the server's meters, {@code ringbus.server.*}),
+     *                watchdog warnings, outbox backlog
      * @return the running server
      * @throws java.io.UncheckedIOException naming the address when it (or the monitoring port)
      *                                      cannot be bound
@@ -77,7 +97,28 @@ public final class RingbusServer implements AutoCloseable {
             throw new IllegalArgumentException("broker, config and sources must not be null: broker=" + broker
                     + ", config=" + config + ", sources=" + sources);
         }
-        return new RingbusServer(broker, config, sources);
+        return new RingbusServer(broker, config, sources, null);
+    }
+
+    /**
+     * Starts serving {@code broker} over the network and publishes the server's meters
+     * ({@code ringbus.server.*}, tagged {@code server} with {@link ServerConfig#serverName()}; see
+     * {@code docs/metrics.md}) to {@code registry}. The meters read the server's counters when
+     * scraped and are removed when the server closes. The broker's own meters come from
+     * {@link io.ringbus.core.BrokerBuilder#meterRegistry}: give both the same registry.
+     *
+     * @param broker   the broker to expose
+     * @param config   address, limits and credentials
+     * @param registry where to register the server's meters
+     * @return the running server
+     * @throws java.io.UncheckedIOException naming the address when it cannot be bound
+     */
+    public static RingbusServer start(Broker broker, ServerConfig config, MeterRegistry registry) {
+        if (broker == null || config == null || registry == null) {
+            throw new IllegalArgumentException("broker, config and registry must not be null: broker=" + broker
+                    + ", config=" + config + ", registry=" + registry);
+        }
+        return new RingbusServer(broker, config, MonitorSources.none(), registry);
     }
 
     /** @return the port the server listens on (useful with port 0) */
@@ -115,6 +156,16 @@ public final class RingbusServer implements AutoCloseable {
                 monitor.close();
             }
             netty.close(2_000);
+            closeMeters();
+        }
+    }
+
+    private void closeMeters() {
+        if (meters != null) {
+            meters.close();
+        }
+        if (ownRegistry != null) {
+            ownRegistry.close();
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.ringbus.server;
 
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.ringbus.core.Broker;
 import io.ringbus.core.BrokerBuilder;
 import io.ringbus.core.Scope;
@@ -110,13 +111,14 @@ public final class RingbusServerMain implements Callable<Integer> {
             return 2;
         }
         ServerConfig settings = serverConfig.build();
-        Broker broker = brokerBuilder.build();
+        // The registry /metrics scrapes: JVM basics, the broker's meters and the server's.
+        PrometheusMeterRegistry registry = MonitorSources.jvmMeterRegistry();
+        Broker broker = brokerBuilder.meterRegistry(registry).build();
         subjects.forEach(broker::registerSubject);
         RingbusServer server;
         try {
-            // The registry /metrics scrapes; the broker's and outbox's meters belong in it too.
             MonitorSources sources = MonitorSources.builder().blockedHandlers(blockedHandlers)
-                    .meterRegistry(MonitorSources.jvmMeterRegistry()).build();
+                    .meterRegistry(registry).build();
             server = RingbusServer.start(broker, settings, sources);
         } catch (UncheckedIOException e) {
             broker.close();

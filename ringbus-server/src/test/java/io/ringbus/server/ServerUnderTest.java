@@ -1,5 +1,6 @@
 package io.ringbus.server;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.ringbus.core.Broker;
 import io.ringbus.core.BrokerBuilder;
 import io.ringbus.core.Scope;
@@ -36,11 +37,22 @@ final class ServerUnderTest implements AutoCloseable {
 
     static ServerUnderTest start(UnaryOperator<BrokerBuilder> brokerConfig,
                                  UnaryOperator<ServerConfig.Builder> config) {
-        return start(brokerConfig, config, MonitorSources.none());
+        return start(brokerConfig, config, MonitorSources.none(), null);
     }
 
     static ServerUnderTest start(UnaryOperator<BrokerBuilder> brokerConfig,
                                  UnaryOperator<ServerConfig.Builder> config, MonitorSources sources) {
+        return start(brokerConfig, config, sources, null);
+    }
+
+    /** A server whose broker and server both register their meters in {@code registry}. */
+    static ServerUnderTest startMetered(MeterRegistry registry, UnaryOperator<ServerConfig.Builder> config) {
+        return start(b -> b.meterRegistry(registry), config, MonitorSources.none(), registry);
+    }
+
+    private static ServerUnderTest start(UnaryOperator<BrokerBuilder> brokerConfig,
+                                         UnaryOperator<ServerConfig.Builder> config, MonitorSources sources,
+                                         MeterRegistry registry) {
         Broker broker = brokerConfig.apply(Broker.builder().name("t").ringSize(4096).defaultScope(Scope.PRIVATE))
                 .build();
         broker.registerSubject("pub.>", Scope.PUBLIC);
@@ -54,7 +66,9 @@ final class ServerUnderTest implements AutoCloseable {
                 .maxConnections(2000)
                 .ioThreads(2);
         try {
-            return new ServerUnderTest(broker, RingbusServer.start(broker, config.apply(builder).build(), sources));
+            ServerConfig settings = config.apply(builder).build();
+            return new ServerUnderTest(broker, registry == null ? RingbusServer.start(broker, settings, sources)
+                    : RingbusServer.start(broker, settings, registry));
         } catch (RuntimeException e) {
             broker.close(Duration.ofSeconds(1));
             throw e;

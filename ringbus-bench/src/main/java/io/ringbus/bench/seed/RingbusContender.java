@@ -1,6 +1,10 @@
 package io.ringbus.bench.seed;
 
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.ringbus.core.Broker;
+import io.ringbus.core.BrokerBuilder;
 import io.ringbus.core.BrokerStats;
 import io.ringbus.core.Client;
 import io.ringbus.core.ExecutionMode;
@@ -19,13 +23,17 @@ final class RingbusContender implements Contender {
     private final String name;
     private final ExecutionMode mode;
     private final int eventLoops;
+    /** 0: no meter registry; otherwise one handler call in this many is timed. */
+    private final int latencySampling;
     private Broker broker;
     private Client client;
+    private PrometheusMeterRegistry registry;
 
-    RingbusContender(String name, ExecutionMode mode, int eventLoops) {
+    RingbusContender(String name, ExecutionMode mode, int eventLoops, int latencySampling) {
         this.name = name;
         this.mode = mode;
         this.eventLoops = eventLoops;
+        this.latencySampling = latencySampling;
     }
 
     @Override
@@ -40,7 +48,12 @@ final class RingbusContender implements Contender {
 
     @Override
     public void start(SeedTopology topology) {
-        broker = Broker.builder()
+        BrokerBuilder builder = Broker.builder();
+        if (latencySampling > 0) {
+            registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            builder.meterRegistry(registry).handlerLatencySampling(latencySampling);
+        }
+        broker = builder
                 .name(name)
                 .ringSize(RingCapacity.SLOTS)
                 .waitStrategy(topology.waitStrategy())
@@ -83,6 +96,18 @@ final class RingbusContender implements Contender {
 
     @Override
     public void close() {
+        if (registry != null) {
+            // After the timed part of the round: the timer saw every call (or its sample), and
+            // the registry renders, as a Prometheus scrape would.
+            long timed = registry.get("ringbus.handler.latency").timers().stream().mapToLong(Timer::count).sum();
+            long delivered = broker.stats().delivered();
+            boolean complete = latencySampling == 1 ? timed == delivered : timed > 0 && timed <= delivered;
+            if (!complete || registry.scrape().isEmpty()) {
+                throw new IllegalStateException(name + ": handler latency counted " + timed + " calls, delivered="
+                        + delivered);
+            }
+            registry.close();
+        }
         broker.close();
         BrokerStats stats = broker.stats();
         if (stats.droppedTotal() != 0 || stats.handlerErrors() != 0) {

@@ -10,10 +10,13 @@ import java.time.Duration;
 /**
  * The validated settings of one broker, as collected by {@link io.ringbus.core.BrokerBuilder}.
  * {@code errorHandler} and {@code blockedHandlerListener} may be {@code null}: logging defaults.
+ * {@code meterRegistry} is a Micrometer {@code MeterRegistry} or {@code null}; typed
+ * {@code Object} so that this record never makes the JVM load Micrometer.
  */
 public record BrokerConfig(String name, int ringSize, WaitStrategy waitStrategy, int eventLoops,
                            int workerPoolSize, Scope defaultScope, ErrorHandler errorHandler,
                            BlockedHandlerListener blockedHandlerListener, Duration maxEventLoopExecuteTime,
                            Duration maxWorkerExecuteTime, Duration maxVirtualExecuteTime,
-                           Duration watchdogInterval, Duration shutdownTimeout, int routeCacheSize) {
+                           Duration watchdogInterval, Duration shutdownTimeout, int routeCacheSize,
+                           Object meterRegistry, int meterPatternLimit, int handlerLatencySampling) {
 }

@@ -43,8 +43,8 @@ final class BufferedSubscriber extends Subscriber {
 
     BufferedSubscriber(RingBroker broker, long id, SubjectPattern pattern, Scope scope, SubscribeOptions options,
                        MessageHandler handler, int loopIndex, long maxExecuteNanos, Executor executor,
-                       boolean yieldAfterBatch) {
-        super(broker, id, pattern, scope, options, handler, loopIndex, maxExecuteNanos);
+                       boolean yieldAfterBatch, PatternStats stats) {
+        super(broker, id, pattern, scope, options, handler, loopIndex, maxExecuteNanos, stats);
         this.capacity = options.bufferSize();
         this.queue = new MpmcAtomicArrayQueue<>(capacity);
         this.maxDrainers = options.ordered() ? 1 : options.maxConcurrency();
@@ -120,7 +120,7 @@ final class BufferedSubscriber extends Subscriber {
     private void drop(DropReason reason, long count) {
         if (count > 0) {
             dropped.addAndGet(count);
-            broker.countDrop(reason, count);
+            broker.countDrop(this, reason, count);
         }
     }
 
@@ -159,12 +159,13 @@ final class BufferedSubscriber extends Subscriber {
                 }
                 size.decrementAndGet();
                 // Claim a delivery first, so that unordered drainers never exceed unsubscribeAfter(n).
-                if (!isActive() || claimed.incrementAndGet() > deliveryLimit) {
+                long claim = claimed.incrementAndGet();
+                if (!isActive() || claim > deliveryLimit) {
                     countIfShutdown(1);
                     checkDeliveryLimit(delivered.get());
                     continue;
                 }
-                handle(message, probe);
+                handle(message, probe, claim);
                 if (yieldAfterBatch && ++handled == WORKER_BATCH && !queue.isEmpty()) {
                     // Give the pool thread to other subscribers; keep our drainer slot.
                     executor.execute(drain);
@@ -190,14 +191,21 @@ final class BufferedSubscriber extends Subscriber {
         }
     }
 
-    private void handle(Message message, HandlerProbe probe) {
+    /** @param claim this call's number, from 1: with a registry, calls 1, n + 1, 2n + 1, ... are timed */
+    private void handle(Message message, HandlerProbe probe, long claim) {
         probe.enter(this, message.subject());
+        PatternStats stats = this.stats;
+        boolean timed = stats != null && ((claim - 1) & stats.latencySampleMask) == 0;
+        long start = timed ? System.nanoTime() : 0;
         try {
             handler.onMessage(message);
         } catch (Throwable error) {
             broker.handlerFailed(error, message, this);
         } finally {
             probe.exit();
+        }
+        if (timed) {
+            stats.recordHandler(options().mode(), System.nanoTime() - start);
         }
         checkDeliveryLimit(delivered.incrementAndGet());
     }

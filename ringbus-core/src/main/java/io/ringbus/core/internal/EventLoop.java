@@ -24,6 +24,11 @@ final class EventLoop implements EventHandler<MessageSlot> {
         return probe;
     }
 
+    /** Any thread: the sequence of the last slot this loop finished dispatching (volatile read). */
+    long dispatched() {
+        return progress.get();
+    }
+
     @Override
     public void onStart() {
         probe.thread = Thread.currentThread();

@@ -40,6 +40,6 @@ final class QueueGroupRoute {
                 return;
             }
         }
-        gone.broker.countDrop(gone.isShutdown() ? DropReason.SHUTDOWN : DropReason.QUEUE_GROUP_MEMBER_LEFT, 1);
+        gone.broker.countDrop(gone, gone.isShutdown() ? DropReason.SHUTDOWN : DropReason.QUEUE_GROUP_MEMBER_LEFT, 1);
     }
 }

@@ -84,6 +84,8 @@ public final class RingBroker implements Broker {
     private final LongAdder slowConsumers = new LongAdder();
     private final LongAdder retiredDelivered = new LongAdder();
     private final LongAdder[] dropped = new LongAdder[DropReason.values().length];
+    /** {@code null} without a registry: then no Micrometer class is ever loaded. */
+    private final BrokerMeters meters;
     private ExecutorService workerPool;
     private ExecutorService virtualExecutor;
     private volatile boolean closed;
@@ -125,6 +127,9 @@ public final class RingBroker implements Broker {
         watchdog.start();
         this.replies = new ReplyRouter(this, Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36));
         replies.registerScopes();
+        this.meters = config.meterRegistry() == null ? null
+                : new BrokerMeters(config.meterRegistry(), config.name(), config.meterPatternLimit(),
+                        config.handlerLatencySampling(), this);
     }
 
     private static com.lmax.disruptor.WaitStrategy waitStrategy(WaitStrategy strategy) {
@@ -266,14 +271,19 @@ public final class RingBroker implements Broker {
         int loop = Math.floorMod(nextLoop.getAndIncrement(), loops.length);
         long id = nextSubscriptionId.incrementAndGet();
         long maxExecuteNanos = maxExecuteNanos(options);
-        Subscriber subscriber = switch (mode) {
-            case EVENT_LOOP -> new EventLoopSubscriber(this, id, parsed, clientScope, options, handler, loop,
-                    maxExecuteNanos);
-            case WORKER -> new BufferedSubscriber(this, id, parsed, clientScope, options, handler, loop,
-                    maxExecuteNanos, workerPool(), true);
-            case VIRTUAL -> new BufferedSubscriber(this, id, parsed, clientScope, options, handler, loop,
-                    maxExecuteNanos, virtualExecutor(), false);
-        };
+        PatternStats stats = meters == null ? null : meters.acquire(parsed.text(), mode);
+        Subscriber subscriber;
+        try {
+            subscriber = newSubscriber(mode, id, parsed, clientScope, options, handler, loop, maxExecuteNanos, stats);
+        } catch (RuntimeException e) {
+            if (stats != null) {
+                meters.release(null, stats);
+            }
+            throw e;
+        }
+        if (stats != null) {
+            stats.attach(subscriber);
+        }
         subscribers.put(id, subscriber);
         index.add(subscriber);
         if (closed) {
@@ -281,6 +291,19 @@ public final class RingBroker implements Broker {
             throw closedException("subscribe");
         }
         return subscriber;
+    }
+
+    private Subscriber newSubscriber(ExecutionMode mode, long id, SubjectPattern parsed, Scope clientScope,
+                                     SubscribeOptions options, MessageHandler handler, int loop,
+                                     long maxExecuteNanos, PatternStats stats) {
+        return switch (mode) {
+            case EVENT_LOOP -> new EventLoopSubscriber(this, id, parsed, clientScope, options, handler, loop,
+                    maxExecuteNanos, stats);
+            case WORKER -> new BufferedSubscriber(this, id, parsed, clientScope, options, handler, loop,
+                    maxExecuteNanos, workerPool(), true, stats);
+            case VIRTUAL -> new BufferedSubscriber(this, id, parsed, clientScope, options, handler, loop,
+                    maxExecuteNanos, virtualExecutor(), false, stats);
+        };
     }
 
     private long maxExecuteNanos(SubscribeOptions options) {
@@ -333,6 +356,9 @@ public final class RingBroker implements Broker {
         index.remove(subscriber);
         if (subscribers.remove(subscriber.id()) != null) {
             retiredDelivered.add(subscriber.delivered());
+            if (subscriber.stats != null) {
+                meters.release(subscriber, subscriber.stats);
+            }
         }
     }
 
@@ -455,9 +481,31 @@ public final class RingBroker implements Broker {
                     s.options().queueGroup(), s.pending(), count, s.dropped()));
         }
         subscriptions.sort((a, b) -> Long.compare(a.id(), b.id()));
-        return new BrokerStats(ring.getCursor() + 1 - cancelled.sum() - fences.sum(), rejected.sum(), publishWaits.sum(),
+        return new BrokerStats(published(), rejected.sum(), publishWaits.sum(),
                 delivered, Map.copyOf(drops), handlerErrors.sum(), config.ringSize(), ring.remainingCapacity(),
                 watchdog.warnings(), List.copyOf(subscriptions));
+    }
+
+    /** @return messages accepted into the ring (claimed slots minus cancelled publishes and fences) */
+    long published() {
+        return ring.getCursor() + 1 - cancelled.sum() - fences.sum();
+    }
+
+    long ringRemaining() {
+        return ring.remainingCapacity();
+    }
+
+    int ringSize() {
+        return config.ringSize();
+    }
+
+    int subscriptionCount() {
+        return subscribers.size();
+    }
+
+    /** @return slots published (or being filled) that event loop {@code loop} has not dispatched yet */
+    long loopBacklog(int loop) {
+        return Math.max(0, ring.getCursor() - loops[loop].dispatched());
     }
 
     // ---------------------------------------------------------------- callbacks from subscribers
@@ -470,8 +518,11 @@ public final class RingBroker implements Broker {
         return halted;
     }
 
-    void countDrop(DropReason reason, long count) {
+    void countDrop(Subscriber subscriber, DropReason reason, long count) {
         dropped[reason.ordinal()].add(count);
+        if (subscriber.stats != null) {
+            subscriber.stats.dropped(reason, count);
+        }
     }
 
     void slowConsumer(Subscriber subscriber) {
@@ -480,8 +531,11 @@ public final class RingBroker implements Broker {
     }
 
     /** Reports a handler's exception; rethrows a {@link VirtualMachineError} after reporting it. */
-    void handlerFailed(Throwable error, Message message, Subscription subscription) {
+    void handlerFailed(Throwable error, Message message, Subscriber subscription) {
         handlerErrors.increment();
+        if (subscription.stats != null) {
+            subscription.stats.handlerError();
+        }
         try {
             errorHandler.onError(error, message, subscription);
         } catch (Throwable handlerError) {
@@ -534,6 +588,9 @@ public final class RingBroker implements Broker {
             shutdown(virtualExecutor, "virtual-thread executor");
             watchdog.stop();
             replies.failAll(closedException("request"));
+            if (meters != null) {
+                meters.close();
+            }
             terminated = true;
         } finally {
             lifecycleLock.unlock();

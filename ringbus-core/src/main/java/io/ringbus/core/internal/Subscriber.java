@@ -14,6 +14,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 abstract class Subscriber implements Subscription {
     final RingBroker broker;
     final MessageHandler handler;
+    /** The figures of this subscription's pattern tag; {@code null} when the broker has no registry. */
+    final PatternStats stats;
     private final long id;
     private final SubjectPattern pattern;
     private final Scope scope;
@@ -29,8 +31,9 @@ abstract class Subscriber implements Subscription {
     volatile long deliveryLimit = Long.MAX_VALUE;
 
     Subscriber(RingBroker broker, long id, SubjectPattern pattern, Scope scope, SubscribeOptions options,
-               MessageHandler handler, int loopIndex, long maxExecuteNanos) {
+               MessageHandler handler, int loopIndex, long maxExecuteNanos, PatternStats stats) {
         this.broker = broker;
+        this.stats = stats;
         this.id = id;
         this.pattern = pattern;
         this.scope = scope;
@@ -133,7 +136,7 @@ abstract class Subscriber implements Subscription {
     /** Counts a message this subscriber will not get because the broker closed; no-op otherwise. */
     final void countIfShutdown(long count) {
         if (shutdown && count > 0) {
-            broker.countDrop(io.ringbus.core.DropReason.SHUTDOWN, count);
+            broker.countDrop(this, io.ringbus.core.DropReason.SHUTDOWN, count);
         }
     }
 

@@ -29,7 +29,8 @@ final class Watchdog implements Runnable {
     private final BlockedHandlerListener listener;
     private final List<HandlerProbe> permanent = new CopyOnWriteArrayList<>();
     private final Set<HandlerProbe> transientProbes = ConcurrentHashMap.newKeySet();
-    private final LongAdder warnings = new LongAdder();
+    /** Warnings by {@link ExecutionMode} ordinal. */
+    private final LongAdder[] warnings = new LongAdder[ExecutionMode.values().length];
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition stopped = lock.newCondition();
     private final Thread thread;
@@ -39,6 +40,9 @@ final class Watchdog implements Runnable {
         this.intervalNanos = interval.toNanos();
         this.listener = listener != null ? listener : Watchdog::log;
         this.thread = Thread.ofPlatform().name(name).daemon(true).unstarted(this);
+        for (int i = 0; i < warnings.length; i++) {
+            warnings[i] = new LongAdder();
+        }
     }
 
     void start() {
@@ -62,7 +66,16 @@ final class Watchdog implements Runnable {
     }
 
     long warnings() {
-        return warnings.sum();
+        long total = 0;
+        for (LongAdder count : warnings) {
+            total += count.sum();
+        }
+        return total;
+    }
+
+    /** @return warnings raised about handlers running in {@code mode} */
+    long warnings(ExecutionMode mode) {
+        return warnings[mode.ordinal()].sum();
     }
 
     @Override
@@ -115,7 +128,7 @@ final class Watchdog implements Runnable {
         if (probe.phaseAcquire() != phase) {
             return; // the call ended meanwhile: the stack would be of something else
         }
-        warnings.increment();
+        warnings[probe.mode.ordinal()].increment();
         BlockedHandler warning = new BlockedHandler(thread.getName(), thread.isVirtual(), probe.mode, subject,
                 subscriber, Duration.ofNanos(elapsed), Duration.ofNanos(limit), stack);
         try {

@@ -20,6 +20,7 @@ public final class RelayGroup {
     private final List<RelayLoop> loops = new ArrayList<>();
     private final PgListener listener;
     private final Runnable wakeUp = this::wakeUp;
+    private final RelayMeters meters;
 
     /**
      * Builds and starts the relay.
@@ -28,9 +29,11 @@ public final class RelayGroup {
      * @param statements its statements
      * @param settings   the relay's configuration
      * @param listener   the outbox's LISTEN connection, or {@code null} to poll only
+     * @param registry   a Micrometer {@code MeterRegistry} for the relay's meters, or {@code null}
+     *                   (typed {@code Object} so that a relay without one never loads Micrometer)
      */
     public RelayGroup(DataSource dataSource, OutboxStatements statements, RelaySettings settings,
-                      PgListener listener) {
+                      PgListener listener, Object registry) {
         this.settings = settings;
         Map<Object, SinkChannel> bySink = new IdentityHashMap<>();
         List<SinkChannel> routeChannels = new ArrayList<>();
@@ -46,6 +49,9 @@ public final class RelayGroup {
             loops.add(new RelayLoop(dataSource, statements, settings, List.copyOf(routeChannels), i));
         }
         this.listener = listener;
+        // Before the loops start: the sink channels' latency listeners are plain fields.
+        this.meters = registry == null ? null
+                : new RelayMeters(registry, statements.sql().table(), this, List.copyOf(channels));
         loops.forEach(RelayLoop::start);
         if (listener != null) {
             listener.register(wakeUp);
@@ -62,6 +68,33 @@ public final class RelayGroup {
         for (RelayLoop loop : loops) {
             loop.wakeUp();
         }
+    }
+
+    /** @return pending rows at the last count, -1 before the first */
+    long pending() {
+        long pending = -1;
+        for (RelayLoop loop : loops) {
+            pending = Math.max(pending, loop.pending());
+        }
+        return pending;
+    }
+
+    /** @return dead letters at the last count, -1 before the first */
+    long dead() {
+        long dead = -1;
+        for (RelayLoop loop : loops) {
+            dead = Math.max(dead, loop.dead());
+        }
+        return dead;
+    }
+
+    /** @return rows of the current batches not yet settled */
+    long inFlight() {
+        long[] totals = new long[6];
+        for (RelayLoop loop : loops) {
+            loop.addTo(totals);
+        }
+        return totals[0];
     }
 
     /** @return the relay's counters, summed over its loops, and its sinks' figures */
@@ -98,6 +131,9 @@ public final class RelayGroup {
         boolean stopped = true;
         for (RelayLoop loop : loops) {
             stopped &= loop.await(deadline);
+        }
+        if (meters != null) {
+            meters.close();
         }
         return stopped;
     }

@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongConsumer;
 import org.HdrHistogram.ConcurrentHistogram;
 
 /**
@@ -34,6 +35,8 @@ public final class SinkChannel {
     private final LongAdder retried = new LongAdder();
     private final LongAdder dead = new LongAdder();
     private final ConcurrentHistogram latencyMicros = new ConcurrentHistogram(HIGHEST_MICROS, 3);
+    /** Also told each delivery's latency (the relay's meters); set before the relay starts. */
+    private LongConsumer latencyListener;
 
     /**
      * @param sink          the sink
@@ -105,10 +108,39 @@ public final class SinkChannel {
         });
     }
 
+    /**
+     * Also reports every delivery's latency in microseconds to {@code listener}; call before the
+     * relay's threads start.
+     *
+     * @param listener called on the thread that completes the delivery; must not block
+     */
+    public void latencyListener(LongConsumer listener) {
+        this.latencyListener = listener;
+    }
+
     /** Counts a delivery and its latency in microseconds (append to ack). */
     public void recordDelivered(long latencyMicros) {
         delivered.increment();
         latencyMicros(latencyMicros);
+        LongConsumer listener = latencyListener;
+        if (listener != null) {
+            listener.accept(Math.max(latencyMicros, 0));
+        }
+    }
+
+    /** @return rows delivered */
+    public long delivered() {
+        return delivered.sum();
+    }
+
+    /** @return failed attempts that will be retried */
+    public long retried() {
+        return retried.sum();
+    }
+
+    /** @return rows moved to the dead letters */
+    public long deadLettered() {
+        return dead.sum();
     }
 
     private void latencyMicros(long micros) {

@@ -123,6 +123,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         }
         for (Subscription subscription : subscriptions.values()) {
             subscription.unsubscribe();
+            server.counters.subscriptions.remove(subscription);
         }
         server.counters.unsubscribes.add(subscriptions.size());
         subscriptions.clear();
@@ -345,7 +346,13 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             return;
         }
         if (subscriptions.size() >= server.config.maxSubscriptions()) {
-            subscriptions.values().removeIf(s -> !s.isActive());
+            for (Iterator<Subscription> it = subscriptions.values().iterator(); it.hasNext(); ) {
+                Subscription done = it.next();
+                if (!done.isActive()) {
+                    it.remove();
+                    server.counters.subscriptions.remove(done);
+                }
+            }
             if (subscriptions.size() >= server.config.maxSubscriptions()) {
                 server.counters.protocolErrors.increment();
                 sendError("maximum subscriptions exceeded");
@@ -362,9 +369,11 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             Subscription subscription = client.subscribe(subject, delivery(sid), subscribeOptions);
             Subscription previous = subscriptions.put(sid, subscription);
             server.counters.subscribes.increment();
+            server.counters.subscriptions.add(subscription);
             if (previous != null) {
                 previous.unsubscribe();
                 server.counters.unsubscribes.increment();
+                server.counters.subscriptions.remove(previous);
             }
         } catch (ScopeViolationException e) {
             permissionViolation("Subscription", subject);
@@ -407,6 +416,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
                 subscriptions.remove(sid);
                 subscription.unsubscribe();
                 server.counters.unsubscribes.increment();
+                server.counters.subscriptions.remove(subscription);
             }
         }
         ok();

@@ -180,6 +180,7 @@ final class Outbound {
         long frameBytes = 0;
         long messages = 0;
         long payloadBytes = 0;
+        long pongBytes = 0;
         while (channel.isWritable()) {
             Frame frame = queue.poll();
             if (frame == null) {
@@ -190,6 +191,7 @@ final class Outbound {
             }
             if (frame == PONG_FRAME) {
                 buffer.writeBytes(PONG);
+                pongBytes += PONG.length; // a protocol reply: not in bytesOut, which counts MSG/HMSG
                 continue;
             }
             encode(frame, buffer);
@@ -219,7 +221,9 @@ final class Outbound {
             stats.active(System.currentTimeMillis());
         }
         if (bytes > 0) {
-            counters.bytesOut.add(bytes);
+            if (bytes > pongBytes) {
+                counters.bytesOut.add(bytes - pongBytes);
+            }
             channel.flush();
         }
     }

@@ -1,7 +1,10 @@
 package io.ringbus.server.internal;
 
+import io.ringbus.core.Subscription;
 import io.ringbus.server.ServerStats;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -26,6 +29,19 @@ public final class ServerCounters {
     final LongAdder payloadBytesOut = new LongAdder();
     final LongAdder subscribes = new LongAdder();
     final LongAdder unsubscribes = new LongAdder();
+    /** Broker subscriptions held by connections (SUB not yet UNSUB'd, connection open). */
+    final Set<Subscription> subscriptions = ConcurrentHashMap.newKeySet();
+
+    /** @return subscriptions of connected clients that still receive messages */
+    public long activeSubscriptions() {
+        long active = 0;
+        for (Subscription subscription : subscriptions) {
+            if (subscription.isActive()) {
+                active++;
+            }
+        }
+        return active;
+    }
 
     /** @return a snapshot */
     public ServerStats snapshot() {
