@@ -28,6 +28,8 @@ public final class OutboxSql {
     final String blockers;
     final String markDelivered;
     final String deleteDelivered;
+    final String markDeliveredAndCommit;
+    final String deleteDeliveredAndCommit;
     final String retry;
     final String dead;
     final String sweepDelivered;
@@ -95,6 +97,10 @@ public final class OutboxSql {
         String byIds = pg ? " WHERE id = ANY(?)" : " WHERE id = ?";
         markDelivered = "UPDATE " + table + " SET status = " + DELIVERED + ", done_at = " + now + byIds;
         deleteDelivered = "DELETE FROM " + table + byIds;
+        // PostgreSQL: settle and commit in one round trip (the driver sends both statements before
+        // it waits), which shortens the relay's cycle from three round trips to two.
+        markDeliveredAndCommit = pg ? markDelivered + "; COMMIT" : null;
+        deleteDeliveredAndCommit = pg ? deleteDelivered + "; COMMIT" : null;
         String later = pg ? now + " + ? * interval '1 millisecond'" : "DATEADD(MILLISECOND, ?, " + now + ")";
         retry = "UPDATE " + table + " SET attempts = attempts + 1, next_attempt_at = " + later
                 + ", last_error = ? WHERE id = ?";

@@ -220,6 +220,28 @@ public final class OutboxStatements {
         }
     }
 
+    /**
+     * Marks rows delivered (or deletes them) and commits, in one round trip where the database
+     * allows it (PostgreSQL: the statement and COMMIT travel together); elsewhere the two calls.
+     *
+     * @param ids    delivered rows, at least one
+     * @param delete delete instead of marking
+     */
+    public void deliveredAndCommit(Connection c, long[] ids, boolean delete) throws SQLException {
+        if (!pg) {
+            delivered(c, ids, delete);
+            c.commit();
+            return;
+        }
+        try (PreparedStatement update = c.prepareStatement(delete ? sql.deleteDeliveredAndCommit
+                : sql.markDeliveredAndCommit)) {
+            Array array = c.createArrayOf("bigint", box(ids));
+            update.setArray(1, array);
+            update.execute();
+            array.free();
+        }
+    }
+
     /** A failed row: to retry after {@code delayMillis}, or dead when {@code delayMillis < 0}. */
     public record Failure(long id, long delayMillis, String error) {
     }

@@ -244,10 +244,15 @@ public final class RelayLoop implements Runnable {
                 }
             }
         }
-        statements.delivered(connection, java.util.Arrays.copyOf(deliveredIds, deliveredCount), settings.deleteDelivered());
-        statements.failed(connection, failures);
-        connection.commit();
-        delivered.add(deliveredCount);
+        long[] delivered = java.util.Arrays.copyOf(deliveredIds, deliveredCount);
+        if (failures.isEmpty() && deliveredCount > 0) {
+            statements.deliveredAndCommit(connection, delivered, settings.deleteDelivered());
+        } else {
+            statements.delivered(connection, delivered, settings.deleteDelivered());
+            statements.failed(connection, failures);
+            connection.commit();
+        }
+        this.delivered.add(deliveredCount);
         retried.add(retries);
         deadLettered.add(deaths);
         lastSettled = deliveredCount + failures.size();
