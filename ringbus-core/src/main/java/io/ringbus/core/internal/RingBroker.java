@@ -35,11 +35,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -54,6 +50,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * cached), check the scope, claim a slot, fill it, publish it. No lock and no allocation.
  * Dispatch: {@code eventLoops} consumers read every slot; each hands it to the subscribers it
  * serves, so a subscriber sees the ring order, which preserves each publisher thread's order.
+ *
+ * <p>Why this file is over 600 lines: it is the one place where the ring, the index, the
+ * subscribers and the lifecycle lock meet (publish, subscribe, fences, close and its drain all
+ * touch the same fields). What stands alone lives elsewhere: routing ({@link CopyOnWriteSubjectIndex}),
+ * dispatch ({@link EventLoop}), buffers ({@link BufferedSubscriber}), executors
+ * ({@link HandlerExecutors}), replies ({@link ReplyRouter}), meters ({@link BrokerMeters}).
  */
 public final class RingBroker implements Broker {
     private static final Logger LOG = LoggerFactory.getLogger(RingBroker.class);
@@ -86,8 +88,7 @@ public final class RingBroker implements Broker {
     private final LongAdder[] dropped = new LongAdder[DropReason.values().length];
     /** {@code null} without a registry: then no Micrometer class is ever loaded. */
     private final BrokerMeters meters;
-    private ExecutorService workerPool;
-    private ExecutorService virtualExecutor;
+    private final HandlerExecutors executors;
     private volatile boolean closed;
     private volatile boolean halted;
     private boolean terminated;
@@ -99,6 +100,7 @@ public final class RingBroker implements Broker {
      */
     public RingBroker(BrokerConfig config) {
         this.config = config;
+        this.executors = new HandlerExecutors(config.name(), config.workerPoolSize());
         this.errorHandler = config.errorHandler() != null ? config.errorHandler() : RingBroker::logHandlerError;
         for (int i = 0; i < dropped.length; i++) {
             dropped[i] = new LongAdder();
@@ -300,9 +302,9 @@ public final class RingBroker implements Broker {
             case EVENT_LOOP -> new EventLoopSubscriber(this, id, parsed, clientScope, options, handler, loop,
                     maxExecuteNanos, stats);
             case WORKER -> new BufferedSubscriber(this, id, parsed, clientScope, options, handler, loop,
-                    maxExecuteNanos, workerPool(), true, stats);
+                    maxExecuteNanos, executors.workerPool(), true, stats);
             case VIRTUAL -> new BufferedSubscriber(this, id, parsed, clientScope, options, handler, loop,
-                    maxExecuteNanos, virtualExecutor(), false, stats);
+                    maxExecuteNanos, executors.virtualExecutor(), false, stats);
         };
     }
 
@@ -315,40 +317,6 @@ public final class RingBroker implements Broker {
             case WORKER -> config.maxWorkerExecuteTime().toNanos();
             case VIRTUAL -> config.maxVirtualExecuteTime().toNanos();
         };
-    }
-
-    private ExecutorService workerPool() {
-        lifecycleLock.lock();
-        try {
-            if (workerPool == null) {
-                AtomicInteger number = new AtomicInteger();
-                int size = config.workerPoolSize();
-                // The queue holds drain tasks, at most one per unordered-concurrency slot of each
-                // subscription: bounded by the subscriptions, not by the messages.
-                workerPool = new ThreadPoolExecutor(size, size, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
-                        task -> {
-                            Thread thread = new Thread(task, config.name() + "-worker-" + number.getAndIncrement());
-                            thread.setDaemon(true);
-                            return thread;
-                        });
-            }
-            return workerPool;
-        } finally {
-            lifecycleLock.unlock();
-        }
-    }
-
-    private ExecutorService virtualExecutor() {
-        lifecycleLock.lock();
-        try {
-            if (virtualExecutor == null) {
-                virtualExecutor = Executors.newThreadPerTaskExecutor(
-                        Thread.ofVirtual().name(config.name() + "-virtual-", 0).factory());
-            }
-            return virtualExecutor;
-        } finally {
-            lifecycleLock.unlock();
-        }
     }
 
     /** Called once per subscriber when it stops: removes it from routing and keeps its count. */
@@ -584,8 +552,7 @@ public final class RingBroker implements Broker {
             passRemainingRing(System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
             disruptor.halt();
             stopLoopThreads(TimeUnit.SECONDS.toNanos(1));
-            shutdown(workerPool, "worker pool");
-            shutdown(virtualExecutor, "virtual-thread executor");
+            executors.shutdown();
             watchdog.stop();
             replies.failAll(closedException("request"));
             if (meters != null) {
@@ -657,20 +624,6 @@ public final class RingBroker implements Broker {
                 Thread.currentThread().interrupt();
                 return;
             }
-        }
-    }
-
-    private static void shutdown(ExecutorService executor, String what) {
-        if (executor == null) {
-            return;
-        }
-        executor.shutdownNow();
-        try {
-            if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
-                LOG.warn("{} did not stop within 5 s: a handler ignores interruption", what);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 
