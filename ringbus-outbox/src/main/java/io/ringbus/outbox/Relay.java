@@ -11,7 +11,7 @@ import java.time.Duration;
  * concurrently, up to each sink's {@code maxConcurrency}; one key's rows one after another),
  * then in the same transaction marks them delivered, schedules retries or dead-letters them, and
  * commits. A relay that dies mid-batch never commits, so its rows become claimable again at once
- * and only its batches in flight are redelivered. A claimed row whose key has an earlier pending row this
+ * and only that batch is redelivered. A claimed row whose key has an earlier pending row this
  * relay did not claim (another relay's, or one waiting for a retry) is left for later: rows of a
  * key are delivered in id order, which appends make commit order.
  *

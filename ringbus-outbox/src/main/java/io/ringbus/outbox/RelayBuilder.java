@@ -24,7 +24,7 @@ public final class RelayBuilder {
     private final List<RelaySettings.Route> routes = new ArrayList<>();
     private String name = "relay-" + NEXT_NAME.incrementAndGet();
     private int batchSize = 500;
-    private int parallelBatches = 2;
+    private int parallelBatches = 1;
     private Duration pollInterval;
     private Duration deliveryTimeout = Duration.ofSeconds(30);
     private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
@@ -81,8 +81,8 @@ public final class RelayBuilder {
     }
 
     /**
-     * @param batchSize rows claimed per transaction, 1 to {@value #MAX_BATCH_SIZE} (default 500); the
-     *                  relay holds at most {@code batchSize x parallelBatches} rows in memory
+     * @param batchSize rows claimed per transaction, 1 to {@value #MAX_BATCH_SIZE} (default 500); also
+     *                  the most rows this relay holds in memory
      * @return this builder
      */
     public RelayBuilder batchSize(int batchSize) {
@@ -95,12 +95,10 @@ public final class RelayBuilder {
 
     /**
      * @param parallelBatches batches this relay has in flight at once, 1 to {@value #MAX_PARALLEL_BATCHES}
-     *                        (default 2): each is claimed and committed by a loop of its own, with a
-     *                        connection of its own while busy, and they exclude each other as
-     *                        separate relays do. Two keep a slow sink busy across batch boundaries
-     *                        and let one batch go on while the other waits for the database (the
-     *                        sinks' {@code maxConcurrency} still bounds the whole relay); 1 gives
-     *                        the most throughput on a backlog whose neighbouring rows share keys.
+     *                        (default 1): each is claimed and committed by a loop of its own, with a
+     *                        connection of its own, and they exclude each other as separate relays
+     *                        do. More than one keeps a slow sink busy across batch boundaries (the
+     *                        sinks' {@code maxConcurrency} still bounds the whole relay).
      * @return this builder
      */
     public RelayBuilder parallelBatches(int parallelBatches) {

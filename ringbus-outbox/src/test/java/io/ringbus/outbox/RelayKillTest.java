@@ -56,7 +56,7 @@ class RelayKillTest {
         Set<Long> printedFirst;
         Set<Long> committedFirst;
         try (RelayProcess doomed = RelayProcess.start("doomed", "--jdbc-url", pg, "--schema", schema,
-                "--batch-size", String.valueOf(BATCH), "--parallel-batches", "1", "--sink-delay-ms", "2")) {
+                "--batch-size", String.valueOf(BATCH), "--sink-delay-ms", "2")) {
             // 2 ms a row, so a batch takes 200 ms: at row 750 the relay is inside its 8th batch.
             doomed.awaitDelivered(7 * BATCH + BATCH / 2);
             long pid = doomed.process().pid();
@@ -78,7 +78,7 @@ class RelayKillTest {
 
         Set<Long> printedSecond;
         try (RelayProcess survivor = RelayProcess.start("survivor", "--jdbc-url", pg, "--schema", schema,
-                "--batch-size", String.valueOf(BATCH), "--parallel-batches", "1")) {
+                "--batch-size", String.valueOf(BATCH))) {
             Await.until("every row delivered", Duration.ofSeconds(60), () -> counts().delivered() == ROWS);
             assertThat(counts()).isEqualTo(new OutboxCounts(0, ROWS, 0));
             assertThat(survivor.stop()).as("exit code after SIGTERM").isEqualTo(128 + 15);

@@ -46,7 +46,7 @@ public final class OutboxCommand implements Callable<Integer> {
     @Option(names = "--pg-url", description = "PostgreSQL JDBC URL with the user (default: ${DEFAULT-VALUE})")
     String pgUrl = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
 
-    @Option(names = "--contenders", split = ",", description = "subset of RINGBUS_1, RINGBUS_1_SERIAL, RINGBUS_4, NAIVE, in run order"
+    @Option(names = "--contenders", split = ",", description = "subset of RINGBUS_1, RINGBUS_4, NAIVE, in run order"
             + " (default: all)")
     List<RelayContender> contenders = new ArrayList<>(List.of(RelayContender.values()));
 

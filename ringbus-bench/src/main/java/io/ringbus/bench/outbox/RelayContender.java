@@ -14,14 +14,12 @@ import java.util.List;
  * the same rows and the same sink.
  */
 enum RelayContender {
-    /** One ringbus {@link Relay} as built by default (two batches in flight). */
-    RINGBUS_1("ringbus relay x1", 1, 2),
-    /** One ringbus relay with one batch in flight ({@code parallelBatches(1)}). */
-    RINGBUS_1_SERIAL("ringbus relay x1 serial", 1, 1),
-    /** Four ringbus relays on one outbox, as built by default. */
-    RINGBUS_4("ringbus relay x4", 4, 2),
+    /** One ringbus {@link Relay}. */
+    RINGBUS_1("ringbus relay x1", 1),
+    /** Four ringbus relays on one outbox. */
+    RINGBUS_4("ringbus relay x4", 4),
     /** {@link NaivePollingRelay}: every 1 s, the 1,000 oldest pending rows. */
-    NAIVE("naive poller 1s x1000", 1, 1);
+    NAIVE("naive poller 1s x1000", 1);
 
     /** The seed's scheduler period. */
     static final Duration NAIVE_INTERVAL = Duration.ofSeconds(1);
@@ -30,12 +28,10 @@ enum RelayContender {
 
     private final String label;
     private final int relays;
-    private final int parallelBatches;
 
-    RelayContender(String label, int relays, int parallelBatches) {
+    RelayContender(String label, int relays) {
         this.label = label;
         this.relays = relays;
-        this.parallelBatches = parallelBatches;
     }
 
     /** @return the name in tables and JSON */
@@ -64,8 +60,7 @@ enum RelayContender {
         }
         List<Relay> started = new ArrayList<>(relays);
         for (int i = 0; i < relays; i++) {
-            started.add(db.outbox().relay().name("bench-" + i).sink(sink).batchSize(batchSize)
-                    .parallelBatches(parallelBatches).start());
+            started.add(db.outbox().relay().name("bench-" + i).sink(sink).batchSize(batchSize).start());
         }
         return new Running(null, started);
     }

@@ -40,9 +40,9 @@ class OutboxScenarioSmokeTest {
         for (RelayContender contender : RelayContender.values()) {
             assertThat(text).contains("\"contender\": \"" + contender.label() + "\"");
         }
-        assertThat(count(text, "\"verified\": true")).isEqualTo(4 + 4 + 2);
+        assertThat(count(text, "\"verified\": true")).isEqualTo(3 + 3 + 2);
         assertThat(text).doesNotContain("\"verified\": false");
-        assertThat(values(text, "delivered")).containsExactly(3000L, 3000L, 3000L, 1500L);
+        assertThat(values(text, "delivered")).containsExactly(3000L, 3000L, 1500L);
         assertThat(values(text, "pendingAfter")).containsOnly(0L);
         assertThat(values(text, "measuredEvents")).containsOnly(600L);
         assertThat(values(text, "missing")).containsOnly(0L);
@@ -50,7 +50,7 @@ class OutboxScenarioSmokeTest {
         assertThat(benchSchemas()).isEqualTo(schemasBefore);
         // one throughput bar per contender, p50 and p99 per contender, elapsed and ideal per HTTP case
         assertThat(count(Files.readString(dir.resolve("outbox.svg"), StandardCharsets.UTF_8), "class=\"bar\""))
-                .isEqualTo(4 + 2 * 4 + 2 * 2);
+                .isEqualTo(3 + 2 * 3 + 2 * 2);
     }
 
     @Test

@@ -53,7 +53,7 @@ public final class RelayCommand extends OutboxCommand {
             description = "deliveries in flight at once (default: 50 for HTTP, 256 for JetStream)")
     private Integer maxConcurrency;
 
-    @Option(names = "--parallel-batches", paramLabel = "N", defaultValue = "2",
+    @Option(names = "--parallel-batches", paramLabel = "N", defaultValue = "1",
             description = "batches in flight at once, 1 to " + RelayBuilder.MAX_PARALLEL_BATCHES + " (default: ${DEFAULT-VALUE})")
     private int parallelBatches;
 
