@@ -26,6 +26,7 @@ public final class RelayBuilder {
     private int batchSize = 500;
     private int parallelBatches = 1;
     private Duration pollInterval;
+    private Duration busyPollInterval = Duration.ofMillis(2);
     private Duration deliveryTimeout = Duration.ofSeconds(30);
     private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
     private boolean deleteDelivered;
@@ -117,6 +118,19 @@ public final class RelayBuilder {
      */
     public RelayBuilder pollInterval(Duration pollInterval) {
         this.pollInterval = positive("pollInterval", pollInterval);
+        return this;
+    }
+
+    /**
+     * @param busyPollInterval how soon a relay looks again after a claim that found rows but not a
+     *                         full batch (default 2 ms): while rows keep coming it polls at this
+     *                         pace instead of waiting for NOTIFY, whose delivery lags behind a
+     *                         steady stream of commits; one claim that finds nothing returns it
+     *                         to {@link #pollInterval} and NOTIFY
+     * @return this builder
+     */
+    public RelayBuilder busyPollInterval(Duration busyPollInterval) {
+        this.busyPollInterval = positive("busyPollInterval", busyPollInterval);
         return this;
     }
 
@@ -213,6 +227,7 @@ public final class RelayBuilder {
         Duration poll = pollInterval != null ? pollInterval
                 : outbox.isPostgreSql() ? Duration.ofSeconds(1) : Duration.ofMillis(100);
         RelaySettings settings = new RelaySettings(name, List.copyOf(routes), batchSize, parallelBatches, poll.toMillis(),
+                busyPollInterval.toMillis(),
                 deliveryTimeout.toMillis(), retryPolicy, deleteDelivered, retention.toMillis(), sweepInterval.toMillis(),
                 countInterval.toMillis(), listen && outbox.isPostgreSql(), outbox.eventIdPrefix());
         return new Relay(new RelayGroup(outbox.dataSource(), outbox.statements(), settings,

@@ -129,12 +129,18 @@ public final class RelayLoop implements Runnable {
         while (!closed) {
             int claimed = batch(connection);
             housekeeping(connection);
-            if (claimed < settings.batchSize()) {
+            if (claimed == 0) {
                 return settings.pollMillis();
             }
             if (lastSettled == 0) {
                 // Everything claimed waits behind rows another relay holds: give it time.
                 return Math.min(settings.pollMillis(), BLOCKED_WAIT_MILLIS);
+            }
+            if (claimed < settings.batchSize()) {
+                // Rows keep coming: look again soon instead of waiting for their NOTIFY, whose
+                // delivery lags under a steady stream of commits (p99 ~40-80 ms at 1,000 commits/s
+                // here, against ~5 ms when looking every 2 ms; see the outbox benchmark).
+                return Math.min(settings.pollMillis(), settings.busyPollMillis());
             }
         }
         return 0;

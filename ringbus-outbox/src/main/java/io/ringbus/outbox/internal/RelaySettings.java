@@ -12,6 +12,7 @@ import java.util.List;
  * @param batchSize            rows per claim
  * @param parallelBatches      batches in flight at once (loops)
  * @param pollMillis           idle wait
+ * @param busyPollMillis       wait after a cycle that found rows
  * @param deliveryTimeoutMillis timeout of one delivery
  * @param retryPolicy          backoff and attempts
  * @param deleteDelivered      delete instead of marking
@@ -21,7 +22,8 @@ import java.util.List;
  * @param listen               whether NOTIFY wakes the relay (PostgreSQL)
  * @param eventIdPrefix        event id prefix
  */
-public record RelaySettings(String name, List<Route> routes, int batchSize, int parallelBatches, long pollMillis, long deliveryTimeoutMillis,
+public record RelaySettings(String name, List<Route> routes, int batchSize, int parallelBatches, long pollMillis,
+                            long busyPollMillis, long deliveryTimeoutMillis,
                             RetryPolicy retryPolicy, boolean deleteDelivered, long retentionMillis, long sweepMillis,
                             long countMillis, boolean listen, String eventIdPrefix) {
     /**
