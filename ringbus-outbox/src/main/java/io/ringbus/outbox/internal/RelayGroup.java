@@ -54,7 +54,7 @@ public final class RelayGroup {
                 : new RelayMeters(registry, statements.sql().table(), this, List.copyOf(channels));
         loops.forEach(RelayLoop::start);
         if (listener != null) {
-            listener.register(wakeUp);
+            listener.register(wakeUp, this::busy);
         }
     }
 
@@ -95,6 +95,16 @@ public final class RelayGroup {
             loop.addTo(totals);
         }
         return totals[0];
+    }
+
+    /** @return whether a loop polls on its own because rows keep coming */
+    private boolean busy() {
+        for (RelayLoop loop : loops) {
+            if (loop.busy()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** @return the relay's counters, summed over its loops, and its sinks' figures */

@@ -34,6 +34,8 @@ public final class RelayLoop implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(RelayLoop.class);
     private static final int SWEEP_CHUNK = 10_000;
     private static final long BLOCKED_WAIT_MILLIS = 20;
+    /** How long a loop keeps polling at the busy pace after its last claim that found rows. */
+    private static final long BUSY_LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final int ROUTE_CACHE_LIMIT = 10_000;
     private static final CompletableFuture<Boolean> NOT_DELIVERED = CompletableFuture.completedFuture(false);
 
@@ -53,6 +55,7 @@ public final class RelayLoop implements Runnable {
     private volatile long pending = -1;
     private volatile long dead = -1;
     private volatile boolean closed;
+    private volatile long lastRowsNanos = System.nanoTime() - BUSY_LINGER_NANOS - 1;
     private long nextCountNanos;
     private long nextSweepNanos;
     private int lastSettled;
@@ -130,8 +133,10 @@ public final class RelayLoop implements Runnable {
             int claimed = batch(connection);
             housekeeping(connection);
             if (claimed == 0) {
-                return settings.pollMillis();
+                // Shortly after rows came, keep polling: more are likely, and NOTIFY may be off.
+                return busy() ? Math.min(settings.pollMillis(), settings.busyPollMillis()) : settings.pollMillis();
             }
+            lastRowsNanos = System.nanoTime();
             if (lastSettled == 0) {
                 // Everything claimed waits behind rows another relay holds: give it time.
                 return Math.min(settings.pollMillis(), BLOCKED_WAIT_MILLIS);
@@ -358,6 +363,11 @@ public final class RelayLoop implements Runnable {
     /** @return dead letters at this loop's last count, -1 before the first */
     public long dead() {
         return dead;
+    }
+
+    /** @return whether the loop found rows within the last 50 ms, and so polls on its own */
+    public boolean busy() {
+        return System.nanoTime() - lastRowsNanos < BUSY_LINGER_NANOS;
     }
 
     /** Asks the loop to stop after its current batch, without waiting. */
