@@ -88,6 +88,8 @@ class DatabaseRestartTest {
                 Await.until("the relay settles and idles", () -> relay.stats().inFlight() == 0);
                 sleep(300);
                 for (int i = 0; i < 3; i++) {
+                    // Past the relay's busy polling (50 ms after it last found rows): NOTIFY's turn.
+                    sleep(300);
                     long id = outbox.publish("orders.shipped", null, bytes("after restart " + i), Headers.EMPTY);
                     Await.until("NOTIFY delivers row " + id + " after the restart", Duration.ofSeconds(20),
                             () -> received.contains(id));

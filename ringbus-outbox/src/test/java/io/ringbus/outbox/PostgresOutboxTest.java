@@ -28,6 +28,9 @@ class PostgresOutboxTest extends OutboxContractTest {
         relays.add(relay);
         Thread.sleep(500); // the relay has polled once and now waits for NOTIFY
         for (int i = 0; i < 3; i++) {
+            // Past the relay's busy polling (50 ms after it last found rows), when only NOTIFY
+            // wakes it; meanwhile its LISTEN connection has listened again.
+            Thread.sleep(300);
             outbox.publish("wake.up", null, bytes("n" + i), Headers.EMPTY);
             int expected = i + 1;
             Await.until("NOTIFY wakes the relay", Duration.ofSeconds(20), () -> sink.received.size() == expected);
