@@ -41,6 +41,9 @@ public final class BrokerBuilder {
     private Object meterRegistry;
     private int meterPatternLimit = 100;
     private int handlerLatencySampling = 1;
+    private long maxInFlightBytes = defaultMaxInFlightBytes();
+    private Duration replyScopeTtl = Duration.ofMinutes(2);
+    private int maxReplyScopes = 1_000_000;
 
     BrokerBuilder() {
     }
@@ -192,6 +195,55 @@ public final class BrokerBuilder {
     }
 
     /**
+     * @param maxInFlightBytes payload bytes (of {@code byte[]} and {@code CharSequence} payloads)
+     *                         that ring slots may hold before publishing waits ({@code publish})
+     *                         or is refused ({@code tryPublish}), as when the ring is full;
+     *                         at least 64 KiB; default a quarter of the maximum heap. A slot gives
+     *                         its bytes back as soon as every event loop has dispatched it.
+     * @return this builder
+     */
+    public BrokerBuilder maxInFlightBytes(long maxInFlightBytes) {
+        if (maxInFlightBytes < 65_536) {
+            throw new IllegalArgumentException("maxInFlightBytes must be >= 65536: maxInFlightBytes=" + maxInFlightBytes);
+        }
+        this.maxInFlightBytes = maxInFlightBytes;
+        return this;
+    }
+
+    /** @return a quarter of the maximum heap, at least 64 KiB */
+    static long defaultMaxInFlightBytes() {
+        return Math.max(65_536, Runtime.getRuntime().maxMemory() / 4);
+    }
+
+    /**
+     * How long the broker remembers the scope of a request's reply subject. A request from a
+     * client of a higher scope than its reply subject's makes the replies data of the client's
+     * scope: for this long, subscribers below that scope do not receive them, whatever their
+     * pattern ({@code _INBOX.>}, {@code >}).
+     *
+     * @param ttl positive; default 2 minutes (longer than any sensible request timeout)
+     * @return this builder
+     */
+    public BrokerBuilder replyScopeTtl(Duration ttl) {
+        this.replyScopeTtl = positive("replyScopeTtl", ttl);
+        return this;
+    }
+
+    /**
+     * @param maxReplyScopes reply subjects remembered at once (see {@link #replyScopeTtl}),
+     *                       1..2^26; when full, such requests wait ({@code publish}) or are
+     *                       refused ({@code tryPublish}) until older ones expire; default 1,000,000
+     * @return this builder
+     */
+    public BrokerBuilder maxReplyScopes(int maxReplyScopes) {
+        if (maxReplyScopes < 1 || maxReplyScopes > (1 << 26)) {
+            throw new IllegalArgumentException("maxReplyScopes must be in 1..67108864: maxReplyScopes=" + maxReplyScopes);
+        }
+        this.maxReplyScopes = maxReplyScopes;
+        return this;
+    }
+
+    /**
      * Publishes the broker's meters to {@code registry} (names, tags and units in
      * {@code docs/metrics.md}): published, delivered, dropped, handler errors and latency, ring
      * capacity, per-pattern pending and lag, watchdog warnings. The meters read the broker's own
@@ -261,7 +313,8 @@ public final class BrokerBuilder {
         return new RingBroker(new BrokerConfig(name, ringSize, waitStrategy, eventLoops, workerPoolSize,
                 defaultScope, errorHandler, blockedHandlerListener, maxEventLoopExecuteTime,
                 maxWorkerExecuteTime, maxVirtualExecuteTime, watchdogInterval, shutdownTimeout, routeCacheSize,
-                meterRegistry, meterPatternLimit, handlerLatencySampling));
+                meterRegistry, meterPatternLimit, handlerLatencySampling, maxInFlightBytes, replyScopeTtl,
+                maxReplyScopes));
     }
 
     private static Duration positive(String what, Duration value) {

@@ -149,4 +149,17 @@ public interface Client {
      * @throws IllegalStateException    when the broker is closed
      */
     CompletableFuture<Message> request(String subject, Headers headers, Object payload, Duration timeout);
+
+    /**
+     * Returns a view of this client, with the same scope and id, that takes published subjects
+     * as received rather than validating them, for protocol fronts that must behave like
+     * nats-server with a client that is not pedantic: a subject with empty tokens
+     * ({@code orders..created}) or wildcard tokens ({@code a.*}) is published, not refused, and
+     * its tokens are matched literally (a {@code *} token only by subscriptions with a wildcard
+     * there). {@link #hasSubscribers} of the view accepts the same subjects. Everything else
+     * (scopes, subscriptions, requests) is unchanged.
+     *
+     * @return the verbatim view; this client when it is one already
+     */
+    Client verbatim();
 }

@@ -10,5 +10,15 @@ public enum ExecutionMode {
     /** On the broker's bounded pool of platform worker threads, fed from a per-subscriber buffer. */
     WORKER,
     /** On a new virtual thread per activation (never pooled), fed from a per-subscriber buffer. */
-    VIRTUAL
+    VIRTUAL,
+    /**
+     * On the publishing thread itself, inside {@code publish}, before it returns: no ring, no
+     * queue, no hop. Messages of one publishing thread arrive in publish order; several
+     * publishers call the handler concurrently, so it must be thread-safe, and it must not block
+     * (it stalls only its publisher, never other subscribers). This is how network fronts
+     * deliver: the handler appends to a connection's bounded outbound buffer. The message is a
+     * detached one, valid after the call. Not watched by the watchdog: the publisher's thread is
+     * the caller's own.
+     */
+    PUBLISHER
 }

@@ -1,5 +1,6 @@
 package io.ringbus.core;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -10,15 +11,95 @@ import java.util.Set;
 /**
  * Immutable, ordered, case-sensitive multi-map of message headers (as in NATS headers).
  * Names must be non-empty and contain no whitespace or ':'; values must not contain CR or LF.
+ *
+ * <p>Headers that arrived over the NATS protocol keep the block exactly as received
+ * ({@link #natsBlock()}: status line, spacing, empty blocks), so that a network front forwards
+ * them byte for byte; their names and values are parsed from it on first use.
  */
 public final class Headers {
     /** No headers. */
-    public static final Headers EMPTY = new Headers(Map.of());
+    public static final Headers EMPTY = new Headers(Map.of(), null);
 
-    private final Map<String, List<String>> values;
+    /** Parsed on first use when made from a NATS block (a benign race: every parse gives the same). */
+    private volatile Map<String, List<String>> values;
+    private final byte[] natsBlock;
 
-    private Headers(Map<String, List<String>> values) {
+    private Headers(Map<String, List<String>> values, byte[] natsBlock) {
         this.values = values;
+        this.natsBlock = natsBlock;
+    }
+
+    /**
+     * Headers as a NATS client sent them: {@code NATS/1.0[ status][ description]\r\n(Name: value\r\n)*\r\n}.
+     * The block is kept as is (and must not be modified afterwards); lines that are not valid
+     * headers are skipped when the names and values are read, as nats clients do.
+     *
+     * @param block the header block, starting with {@code NATS/1.0}
+     * @return the headers
+     * @throws IllegalArgumentException when the block does not start with {@code NATS/1.0}
+     */
+    public static Headers fromNatsBlock(byte[] block) {
+        if (block == null || block.length < 8 || !new String(block, 0, 8, StandardCharsets.ISO_8859_1).equals("NATS/1.0")) {
+            throw new IllegalArgumentException("a NATS header block starts with NATS/1.0: block="
+                    + (block == null ? null : new String(block, 0, Math.min(block.length, 32), StandardCharsets.ISO_8859_1)));
+        }
+        return new Headers(null, block);
+    }
+
+    /**
+     * @return the block exactly as received over the NATS protocol, or {@code null} for headers
+     *         built in-process; the caller must not modify it
+     */
+    public byte[] natsBlock() {
+        return natsBlock;
+    }
+
+    /**
+     * @return the status of a NATS block's version line ({@code "503"} of {@code NATS/1.0 503}),
+     *         or {@code null} when there is none
+     */
+    public String status() {
+        if (natsBlock == null) {
+            return null;
+        }
+        int end = 8;
+        while (end < natsBlock.length && natsBlock[end] != '\r' && natsBlock[end] != '\n') {
+            end++;
+        }
+        String rest = new String(natsBlock, 8, end - 8, StandardCharsets.UTF_8).trim();
+        if (rest.isEmpty()) {
+            return null;
+        }
+        int space = rest.indexOf(' ');
+        return space < 0 ? rest : rest.substring(0, space);
+    }
+
+    private Map<String, List<String>> values() {
+        Map<String, List<String>> map = values;
+        if (map == null) {
+            map = parse(natsBlock);
+            values = map;
+        }
+        return map;
+    }
+
+    private static Map<String, List<String>> parse(byte[] block) {
+        String[] lines = new String(block, StandardCharsets.UTF_8).split("\r\n");
+        Builder builder = builder();
+        for (int i = 1; i < lines.length; i++) {
+            int colon = lines[i].indexOf(':');
+            if (colon <= 0) {
+                continue;
+            }
+            String name = lines[i].substring(0, colon).trim();
+            String value = lines[i].substring(colon + 1).trim();
+            try {
+                builder.add(name, value);
+            } catch (IllegalArgumentException badHeader) {
+                // Not a valid header line: skipped, as NATS clients skip it; the block keeps it.
+            }
+        }
+        return builder.build().values;
     }
 
     /**
@@ -49,7 +130,7 @@ public final class Headers {
      * @return the first value of {@code name}, or {@code null}
      */
     public String first(String name) {
-        List<String> list = values.get(name);
+        List<String> list = values().get(name);
         return list == null ? null : list.get(0);
     }
 
@@ -58,32 +139,35 @@ public final class Headers {
      * @return every value of {@code name} in insertion order; empty when absent
      */
     public List<String> all(String name) {
-        return values.getOrDefault(name, List.of());
+        return values().getOrDefault(name, List.of());
     }
 
     /** @return the header names in insertion order */
     public Set<String> names() {
-        return values.keySet();
+        return values().keySet();
     }
 
-    /** @return {@code true} when there is no header */
+    /**
+     * @return {@code true} when there is no header (a NATS block may still carry a status line:
+     *         see {@link #natsBlock()})
+     */
     public boolean isEmpty() {
-        return values.isEmpty();
+        return values().isEmpty();
     }
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof Headers h && h.values.equals(values);
+        return other instanceof Headers h && h.values().equals(values());
     }
 
     @Override
     public int hashCode() {
-        return values.hashCode();
+        return values().hashCode();
     }
 
     @Override
     public String toString() {
-        return values.toString();
+        return values().toString();
     }
 
     /** Collects headers; not thread-safe. */
@@ -117,7 +201,7 @@ public final class Headers {
             }
             Map<String, List<String>> copy = new LinkedHashMap<>();
             values.forEach((name, list) -> copy.put(name, List.copyOf(list)));
-            return new Headers(Collections.unmodifiableMap(copy));
+            return new Headers(Collections.unmodifiableMap(copy), null);
         }
 
         private static void checkName(String name) {

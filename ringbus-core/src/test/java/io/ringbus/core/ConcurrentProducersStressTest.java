@@ -113,7 +113,8 @@ class ConcurrentProducersStressTest {
                     checkers.add(checker);
                     // Half literal, half wildcard subscriptions; both match exactly one subject.
                     String pattern = k % 2 == 0 ? "stress." + s : "*." + s;
-                    MessageHandler handler = checker;
+                    // PUBLISHER handlers are called by every producer at once: thread-safe by contract.
+                    MessageHandler handler = mode == ExecutionMode.PUBLISHER ? locked(checker) : checker;
                     broker.subscribe(pattern, handler, SubscribeOptions.defaults().mode(mode).bufferSize(256));
                 }
             }
@@ -199,5 +200,17 @@ class ConcurrentProducersStressTest {
             assertThat(wrong).as("messages not handled exactly once by the group").isEmpty();
             assertThat(handled.get()).isEqualTo(total);
         }
+    }
+
+    private static MessageHandler locked(MessageHandler handler) {
+        java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+        return message -> {
+            lock.lock();
+            try {
+                handler.onMessage(message);
+            } finally {
+                lock.unlock();
+            }
+        };
     }
 }

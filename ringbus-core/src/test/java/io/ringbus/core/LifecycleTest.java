@@ -94,7 +94,8 @@ class LifecycleTest {
         }
         assertThat(broker.request("svc", "ping", Duration.ofSeconds(10)).get(20, TimeUnit.SECONDS).payload())
                 .isEqualTo("pong");
-        Await.until("every message handled", () -> handled.get() == 3_000, handled::get);
+        int expected = ExecutionMode.values().length * 1_000;
+        Await.until("every message handled", () -> handled.get() == expected, handled::get);
         assertThat(liveThreadsNamed(prefix)).as("the broker's threads are named after it").isNotEmpty();
         broker.close();
         assertThat(liveThreadsNamed(prefix)).as("threads left after close()").isEmpty();
@@ -123,7 +124,8 @@ class LifecycleTest {
     }
 
     @ParameterizedTest
-    @EnumSource(ExecutionMode.class)
+    // PUBLISHER handlers run inside publish(): nothing is left to drain when close() starts.
+    @EnumSource(value = ExecutionMode.class, names = "PUBLISHER", mode = EnumSource.Mode.EXCLUDE)
     void closeGivesUpAfterTheDrainTimeoutAndCountsTheUndeliveredAsShutdown(ExecutionMode mode) {
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);

@@ -6,6 +6,7 @@ import io.ringbus.core.BrokerBuilder;
 import io.ringbus.core.Scope;
 import io.ringbus.core.WaitStrategy;
 import io.ringbus.server.internal.ConfigFile;
+import io.ringbus.server.internal.FatalErrors;
 import io.ringbus.server.internal.ServerContext;
 import io.ringbus.server.monitor.BlockedHandlerLog;
 import io.ringbus.server.monitor.MonitorSources;
@@ -74,6 +75,7 @@ public final class RingbusServerMain implements Callable<Integer> {
         if (System.getProperty("io.netty.leakDetection.level") == null) {
             System.setProperty("io.netty.leakDetection.level", "disabled");
         }
+        FatalErrors.install();
         System.exit(new CommandLine(new RingbusServerMain()).execute(args));
     }
 
@@ -132,6 +134,10 @@ public final class RingbusServerMain implements Callable<Integer> {
             server.close();
             LOG.info("stopped: {}", server.stats());
             stopped.countDown();
+            // A requested stop (SIGTERM, SIGINT) that drained cleanly is a success: status 0,
+            // not the JVM's 128 + signal. Every ringbus resource is closed above; only hooks of
+            // libraries still running concurrently (none that ringbus-server needs) are cut short.
+            Runtime.getRuntime().halt(0);
         }));
         LOG.info("ringbus-server {} listening on {}:{} ({})", ServerContext.VERSION, settings.host(), server.port(),
                 settings.authRequired() ? "auth required" : "no auth, clients are " + settings.noAuthScope());

@@ -39,6 +39,7 @@ public final class ServerConfig {
     private final String serverName;
     private final int maxPayload;
     private final long maxPending;
+    private final long maxInputBuffer;
     private final int maxConnections;
     private final int maxSubscriptions;
     private final Duration pingInterval;
@@ -71,6 +72,7 @@ public final class ServerConfig {
         this.serverName = b.serverName;
         this.maxPayload = b.maxPayload;
         this.maxPending = b.maxPending;
+        this.maxInputBuffer = b.maxInputBuffer;
         this.maxConnections = b.maxConnections;
         this.maxSubscriptions = b.maxSubscriptions;
         this.pingInterval = b.pingInterval;
@@ -120,6 +122,15 @@ public final class ServerConfig {
         return maxPending;
     }
 
+    /**
+     * @return bytes of incomplete operations (a PUB whose payload has not all arrived) that all
+     *         connections together may buffer; past it, a connection holding more than 64 KiB of
+     *         one stops reading until others complete theirs
+     */
+    public long maxInputBuffer() {
+        return maxInputBuffer;
+    }
+
     /** @return the most clients connected at once */
     public int maxConnections() {
         return maxConnections;
@@ -146,8 +157,8 @@ public final class ServerConfig {
     }
 
     /**
-     * @return how long delivery to a client may wait for it to read (its pending bytes above half
-     *         of maxPending) before it is dropped as a slow consumer
+     * @return how long a client may stay stalling (its pending bytes above half of maxPending,
+     *         its publishers paused) before it is dropped as a slow consumer
      */
     public Duration writeDeadline() {
         return writeDeadline;
@@ -196,7 +207,7 @@ public final class ServerConfig {
     @Override
     public String toString() {
         return "ServerConfig{host=" + host + ", port=" + port + ", serverName=" + serverName + ", maxPayload="
-                + maxPayload + ", maxPending=" + maxPending + ", maxConnections=" + maxConnections
+                + maxPayload + ", maxPending=" + maxPending + ", maxInputBuffer=" + maxInputBuffer + ", maxConnections=" + maxConnections
                 + ", maxSubscriptions=" + maxSubscriptions + ", pingInterval=" + pingInterval + ", maxPingsOut="
                 + maxPingsOut + ", authTimeout=" + authTimeout + ", writeDeadline=" + writeDeadline + ", ioThreads=" + ioThreads + ", noAuthScope="
                 + noAuthScope + ", tokens=" + tokens.size() + ", users=" + users.keySet() + ", monitor="
@@ -210,6 +221,7 @@ public final class ServerConfig {
         private String serverName = "ringbus";
         private int maxPayload = 1 << 20;
         private long maxPending = 64L << 20;
+        private long maxInputBuffer = Math.max(1L << 20, Runtime.getRuntime().maxMemory() / 4);
         private int maxConnections = 65_536;
         private int maxSubscriptions = 100_000;
         private Duration pingInterval = Duration.ofMinutes(2);
@@ -262,6 +274,19 @@ public final class ServerConfig {
                         + ": maxPayload=" + maxPayload);
             }
             this.maxPayload = maxPayload;
+            return this;
+        }
+
+        /**
+         * @param maxInputBuffer bytes of incomplete operations buffered by all connections
+         *                       together, >= 1 MiB; default a quarter of the maximum heap
+         * @return this
+         */
+        public Builder maxInputBuffer(long maxInputBuffer) {
+            if (maxInputBuffer < (1 << 20)) {
+                throw new IllegalArgumentException("maxInputBuffer must be >= 1048576: maxInputBuffer=" + maxInputBuffer);
+            }
+            this.maxInputBuffer = maxInputBuffer;
             return this;
         }
 

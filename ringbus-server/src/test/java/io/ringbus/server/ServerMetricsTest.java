@@ -82,7 +82,7 @@ class ServerMetricsTest {
             // The broker's meters in the same registry: three network subscriptions, one series.
             assertThat(registry.find("ringbus.delivered").tag("pattern", "pub.orders.>").functionCounters())
                     .hasSize(1);
-            assertThat(counter("ringbus.delivered", "pattern", "pub.orders.>", "mode", "EVENT_LOOP")).isEqualTo(300);
+            assertThat(counter("ringbus.delivered", "pattern", "pub.orders.>", "mode", "PUBLISHER")).isEqualTo(300);
             assertThat(counter("ringbus.published", "broker", "t")).isEqualTo(100);
 
             subscribers.remove(0).close();
@@ -185,9 +185,9 @@ class ServerMetricsTest {
             String scrape = prometheus.scrape();
             for (String series : List.of(
                     "ringbus_published_total{broker=\"t\"} 1",
-                    "ringbus_delivered_total{broker=\"t\",mode=\"EVENT_LOOP\",pattern=\"pub.p.>\"} 1",
-                    "ringbus_handler_latency_seconds_count{broker=\"t\",mode=\"EVENT_LOOP\",pattern=\"pub.p.>\"} 1",
-                    "ringbus_handler_latency_seconds_bucket{broker=\"t\",mode=\"EVENT_LOOP\",pattern=\"pub.p.>\",le=",
+                    "ringbus_delivered_total{broker=\"t\",mode=\"PUBLISHER\",pattern=\"pub.p.>\"} 1",
+                    "ringbus_handler_latency_seconds_count{broker=\"t\",mode=\"PUBLISHER\",pattern=\"pub.p.>\"} 1",
+                    "ringbus_handler_latency_seconds_bucket{broker=\"t\",mode=\"PUBLISHER\",pattern=\"pub.p.>\",le=",
                     "ringbus_handler_errors_total{broker=\"t\",pattern=\"pub.p.>\"} 0",
                     "ringbus_subscription_pending{broker=\"t\",pattern=\"pub.p.>\"} 0",
                     "ringbus_subscription_lag{broker=\"t\",pattern=\"pub.p.>\"} ",

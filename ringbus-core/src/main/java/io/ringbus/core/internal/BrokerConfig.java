@@ -18,5 +18,6 @@ public record BrokerConfig(String name, int ringSize, WaitStrategy waitStrategy,
                            BlockedHandlerListener blockedHandlerListener, Duration maxEventLoopExecuteTime,
                            Duration maxWorkerExecuteTime, Duration maxVirtualExecuteTime,
                            Duration watchdogInterval, Duration shutdownTimeout, int routeCacheSize,
-                           Object meterRegistry, int meterPatternLimit, int handlerLatencySampling) {
+                           Object meterRegistry, int meterPatternLimit, int handlerLatencySampling,
+                           long maxInFlightBytes, Duration replyScopeTtl, int maxReplyScopes) {
 }

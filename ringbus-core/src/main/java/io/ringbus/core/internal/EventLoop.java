@@ -6,18 +6,20 @@ import io.ringbus.core.ExecutionMode;
 
 /**
  * One dispatch thread's handler: for each published slot, in ring order, it hands the message to
- * the subscribers and queue groups this loop serves. It allocates nothing: the route's arrays
- * were built when the route was cached.
+ * the subscribers and queue groups this loop serves, then releases the slot (the last loop
+ * clears it). It allocates nothing: the route's arrays were built when the route was cached.
  */
 final class EventLoop implements EventHandler<MessageSlot> {
     private final RingBroker broker;
     private final int index;
+    private final int loopCount;
     private final HandlerProbe probe = new HandlerProbe(ExecutionMode.EVENT_LOOP, null);
     private Sequence progress = new Sequence();
 
-    EventLoop(RingBroker broker, int index) {
+    EventLoop(RingBroker broker, int index, int loopCount) {
         this.broker = broker;
         this.index = index;
+        this.loopCount = loopCount;
     }
 
     HandlerProbe probe() {
@@ -41,6 +43,7 @@ final class EventLoop implements EventHandler<MessageSlot> {
             if (route == Route.FENCE) {
                 ((Fence) slot.payload).pass(broker);
             }
+            release(slot);
             progress.set(sequence);
             return;
         }
@@ -53,6 +56,7 @@ final class EventLoop implements EventHandler<MessageSlot> {
         for (int i = 0; i < groups.length; i++) {
             groups[i].deliver(slot, sequence, index, probe);
         }
+        release(slot);
         // Free the slot now rather than at the end of the batch: with a slow handler, a batch can
         // hold the whole ring while most of it has been handled already.
         progress.set(sequence);
@@ -60,6 +64,14 @@ final class EventLoop implements EventHandler<MessageSlot> {
             // close() may have interrupted a blocked handler; a pending interrupt would make the
             // wait strategy throw and the processor skip a slot.
             Thread.interrupted();
+        }
+    }
+
+    /** Clears the slot once every loop is done with it, and gives its bytes back to the budget. */
+    private void release(MessageSlot slot) {
+        int bytes = slot.release(loopCount);
+        if (bytes > 0) {
+            broker.releaseInFlight(bytes);
         }
     }
 

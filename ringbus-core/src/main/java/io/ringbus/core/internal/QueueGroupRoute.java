@@ -1,6 +1,9 @@
 package io.ringbus.core.internal;
 
 import io.ringbus.core.DropReason;
+import io.ringbus.core.Message;
+
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The members of one queue group for one subject; each message goes to one active member.
@@ -11,9 +14,13 @@ import io.ringbus.core.DropReason;
  * already in the ring carry the old one), its loop falls back to another active member it serves;
  * when it serves none, the message is not delivered to this group, as in NATS, and is counted as
  * {@link io.ringbus.core.DropReason#QUEUE_GROUP_MEMBER_LEFT}.
+ *
+ * <p>A group whose members are all {@link PublisherSubscriber}s is served by the publishing
+ * threads instead ({@link #deliverDirect}): they take members in turn from a shared counter.
  */
 final class QueueGroupRoute {
     private final Subscriber[] members;
+    private final AtomicInteger next = new AtomicInteger();
 
     QueueGroupRoute(Subscriber[] members) {
         this.members = members;
@@ -40,6 +47,20 @@ final class QueueGroupRoute {
                 return;
             }
         }
+        gone.broker.countDrop(gone, gone.isShutdown() ? DropReason.SHUTDOWN : DropReason.QUEUE_GROUP_MEMBER_LEFT, 1);
+    }
+
+    /** Any publishing thread: hands the message to one active member (all are PublisherSubscribers). */
+    void deliverDirect(Message message) {
+        Subscriber[] members = this.members;
+        int n = members.length;
+        int chosen = n == 1 ? 0 : Math.floorMod(next.getAndIncrement(), n);
+        for (int i = 0; i < n; i++) {
+            if (((PublisherSubscriber) members[(chosen + i) % n]).deliverDirect(message)) {
+                return;
+            }
+        }
+        Subscriber gone = members[chosen];
         gone.broker.countDrop(gone, gone.isShutdown() ? DropReason.SHUTDOWN : DropReason.QUEUE_GROUP_MEMBER_LEFT, 1);
     }
 }

@@ -53,7 +53,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Why this file is over 600 lines: it is the one place where the ring, the index, the
  * subscribers and the lifecycle lock meet (publish, subscribe, fences, close and its drain all
- * touch the same fields). What stands alone lives elsewhere: routing ({@link CopyOnWriteSubjectIndex}),
+ * touch the same fields). What stands alone lives elsewhere: routing ({@link ConcurrentSubjectIndex}),
  * dispatch ({@link EventLoop}), buffers ({@link BufferedSubscriber}), executors
  * ({@link HandlerExecutors}), replies ({@link ReplyRouter}), meters ({@link BrokerMeters}).
  */
@@ -65,7 +65,10 @@ public final class RingBroker implements Broker {
 
     private final BrokerConfig config;
     private final ErrorHandler errorHandler;
-    private final CopyOnWriteSubjectIndex index;
+    private final ConcurrentSubjectIndex index;
+    private final ReplyScopes replyScopes;
+    private final AtomicLong inFlightBytes = new AtomicLong();
+    private final long maxInFlightBytes;
     private final Disruptor<MessageSlot> disruptor;
     private final RingBuffer<MessageSlot> ring;
     private final EventLoop[] loops;
@@ -79,6 +82,8 @@ public final class RingBroker implements Broker {
     private final AtomicInteger nextLoop = new AtomicInteger();
     private final ReentrantLock lifecycleLock = new ReentrantLock();
     private final LongAdder rejected = new LongAdder();
+    /** Publishes that needed no ring slot (no event-loop subscriber, or none at all). */
+    private final LongAdder publishedOffRing = new LongAdder();
     private final LongAdder publishWaits = new LongAdder();
     private final LongAdder cancelled = new LongAdder();
     private final LongAdder fences = new LongAdder();
@@ -105,7 +110,9 @@ public final class RingBroker implements Broker {
         for (int i = 0; i < dropped.length; i++) {
             dropped[i] = new LongAdder();
         }
-        this.index = new CopyOnWriteSubjectIndex(config.defaultScope(), config.eventLoops(), config.routeCacheSize());
+        this.index = new ConcurrentSubjectIndex(config.defaultScope(), config.eventLoops(), config.routeCacheSize());
+        this.replyScopes = new ReplyScopes(config.replyScopeTtl().toNanos(), config.maxReplyScopes());
+        this.maxInFlightBytes = config.maxInFlightBytes();
         for (Scope scope : Scope.values()) {
             clients[scope.ordinal()] = new ScopedClient(this, scope, 0);
         }
@@ -120,7 +127,7 @@ public final class RingBroker implements Broker {
             return thread;
         }, ProducerType.MULTI, waitStrategy(config.waitStrategy()));
         for (int i = 0; i < loops.length; i++) {
-            loops[i] = new EventLoop(this, i);
+            loops[i] = new EventLoop(this, i, loops.length);
             watchdog.watch(loops[i].probe());
         }
         disruptor.handleEventsWith(loops);
@@ -170,25 +177,78 @@ public final class RingBroker implements Broker {
         if (closed) {
             throw closedException("publish");
         }
-        Route route = index.route(subject);
+        return publish(clientScope, origin, index.route(subject), subject, replyTo, headers, payload, wait);
+    }
+
+    /** Publishes a subject taken as received (see {@link ConcurrentSubjectIndex#routeVerbatim}). */
+    boolean publishVerbatim(Scope clientScope, long origin, String subject, String replyTo, Headers headers,
+                            Object payload, boolean wait) {
+        if (closed) {
+            throw closedException("publish");
+        }
+        return publish(clientScope, origin, index.routeVerbatim(subject), subject, replyTo, headers, payload, wait);
+    }
+
+    /**
+     * The publish path. PUBLISHER subscribers are called here, on the caller's thread, after the
+     * ring slot (if any subscriber needs one) is published; nothing is delivered when it returns
+     * {@code false}.
+     */
+    private boolean publish(Scope clientScope, long origin, Route route, String subject, String replyTo,
+                            Headers headers, Object payload, boolean wait) {
         if (!clientScope.includes(route.scope)) {
             throw new ScopeViolationException("publish", subject, route.scope, clientScope);
         }
-        if (replyTo != null) {
-            checkReplyTo(clientScope, replyTo);
+        Scope replyOf = replyScopes.scopeOf(subject);
+        if (replyOf != null && replyOf.ordinal() > route.scope.ordinal()) {
+            // A reply to a requester of a higher scope: only subscribers of that scope may see it.
+            route = index.routeAtScope(route, replyOf);
+        }
+        if (replyTo != null && !rememberReplyScope(clientScope, replyTo, wait)) {
+            return false;
+        }
+        Headers h = headers == null ? Headers.EMPTY : headers;
+        if (route.ring) {
+            if (!publishToRing(route, subject, replyTo, h, payload, origin, wait)) {
+                return false;
+            }
+        } else {
+            publishedOffRing.increment();
+        }
+        if (route.direct.length != 0 || route.directGroups.length != 0) {
+            route.deliverDirect(Message.of(subject, replyTo, h, payload, origin));
+        }
+        return true;
+    }
+
+    private boolean publishToRing(Route route, String subject, String replyTo, Headers headers, Object payload,
+                                  long origin, boolean wait) {
+        int bytes = payloadBytes(payload);
+        if (bytes > 0 && !reserveInFlight(bytes)) {
+            if (!wait) {
+                rejected.increment();
+                return false;
+            }
+            reserveSlowPath(bytes);
         }
         long sequence;
         try {
             sequence = ring.tryNext();
         } catch (InsufficientCapacityException full) {
             if (!wait) {
+                releaseInFlight(bytes);
                 rejected.increment();
                 return false;
             }
-            sequence = claimSlowPath();
+            try {
+                sequence = claimSlowPath();
+            } catch (RuntimeException closedMeanwhile) {
+                releaseInFlight(bytes);
+                throw closedMeanwhile;
+            }
         }
         MessageSlot slot = ring.get(sequence);
-        slot.set(route, subject, replyTo, headers == null ? Headers.EMPTY : headers, payload, origin);
+        slot.set(route, subject, replyTo, headers, payload, origin, bytes, loops.length);
         // The claim above was a CAS (a full fence): either close() sees this slot in its drain,
         // or we see closed here and cancel the slot.
         if (closed) {
@@ -202,22 +262,106 @@ public final class RingBroker implements Broker {
     }
 
     /**
+     * The bytes a payload holds, for the in-flight budget: a byte[]'s length, a CharSequence's
+     * length; 0 for any other object (the application's own, whose size the broker cannot know).
+     */
+    private static int payloadBytes(Object payload) {
+        if (payload instanceof byte[] bytes) {
+            return bytes.length;
+        }
+        if (payload instanceof CharSequence chars) {
+            return chars.length();
+        }
+        return 0;
+    }
+
+    /**
+     * Takes {@code bytes} from the in-flight budget. Checked, then added: racing publishers may
+     * overshoot it by one message each. One message larger than the budget still goes through
+     * when nothing else is in flight.
+     */
+    private boolean reserveInFlight(int bytes) {
+        long now = inFlightBytes.get();
+        if (now > 0 && now + bytes > maxInFlightBytes) {
+            return false;
+        }
+        inFlightBytes.addAndGet(bytes);
+        return true;
+    }
+
+    private void reserveSlowPath(int bytes) {
+        checkNotOnEventLoop("the in-flight byte budget is spent (maxInFlightBytes=" + maxInFlightBytes + ")");
+        publishWaits.increment();
+        long park = 1_000;
+        while (!reserveInFlight(bytes)) {
+            if (closed) {
+                throw closedException("publish");
+            }
+            LockSupport.parkNanos(park);
+            park = Math.min(park * 2, MAX_PARK_NANOS);
+        }
+    }
+
+    /** Event loop: gives the bytes of a dispatched slot back to the budget. */
+    void releaseInFlight(int bytes) {
+        if (bytes > 0) {
+            inFlightBytes.addAndGet(-bytes);
+        }
+    }
+
+    /** @return payload bytes in ring slots not yet dispatched */
+    long inFlightBytes() {
+        return inFlightBytes.get();
+    }
+
+    /**
+     * A request from a client of a higher scope than its reply subject's: remembers that the
+     * replies are of the client's scope.
+     *
+     * @return {@code false} when the table of pending replies is full and {@code wait} is false
+     */
+    private boolean rememberReplyScope(Scope clientScope, String replyTo, boolean wait) {
+        Scope replyScope = checkReplyTo(clientScope, replyTo);
+        if (replyScope.ordinal() >= clientScope.ordinal() || replyScopes.remember(replyTo, clientScope)) {
+            return true;
+        }
+        if (!wait) {
+            rejected.increment();
+            return false;
+        }
+        checkNotOnEventLoop("the table of pending replies is full (maxReplyScopes=" + config.maxReplyScopes() + ")");
+        publishWaits.increment();
+        while (!replyScopes.remember(replyTo, clientScope)) {
+            if (closed) {
+                throw closedException("publish");
+            }
+            LockSupport.parkNanos(MAX_PARK_NANOS);
+        }
+        return true;
+    }
+
+    /**
      * A reply subject asks the responder to publish there, so it must be one the client may
      * publish to itself: a PUBLIC client cannot make a trusted responder write to a PRIVATE subject.
      */
-    private void checkReplyTo(Scope clientScope, String replyTo) {
+    private Scope checkReplyTo(Scope clientScope, String replyTo) {
         Scope replyScope = index.scopeOf(SubjectPattern.literalTokens(replyTo, "replyTo"));
         if (!clientScope.includes(replyScope)) {
             throw new ScopeViolationException("reply", replyTo, replyScope, clientScope);
         }
+        return replyScope;
+    }
+
+    private void checkNotOnEventLoop(String why) {
+        if (Thread.currentThread() instanceof EventLoopThread loop && loop.broker == this) {
+            throw new IllegalStateException(why + " and publish() was called on event loop "
+                    + loop.getName() + ", which would wait for itself: use tryPublish() there, or a WORKER or "
+                    + "VIRTUAL subscription");
+        }
     }
 
     private long claimSlowPath() {
-        if (Thread.currentThread() instanceof EventLoopThread loop && loop.broker == this) {
-            throw new IllegalStateException("the ring is full and publish() was called on event loop "
-                    + loop.getName() + ", which would wait for itself: use tryPublish() there, or a WORKER or "
-                    + "VIRTUAL subscription, or a larger ringSize (ringSize=" + config.ringSize() + ")");
-        }
+        checkNotOnEventLoop("the ring is full (ringSize=" + config.ringSize() + ")");
         publishWaits.increment();
         int attempts = 0;
         long park = 1_000;
@@ -305,6 +449,7 @@ public final class RingBroker implements Broker {
                     maxExecuteNanos, executors.workerPool(), true, stats);
             case VIRTUAL -> new BufferedSubscriber(this, id, parsed, clientScope, options, handler, loop,
                     maxExecuteNanos, executors.virtualExecutor(), false, stats);
+            case PUBLISHER -> new PublisherSubscriber(this, id, parsed, clientScope, options, handler, loop, stats);
         };
     }
 
@@ -316,6 +461,7 @@ public final class RingBroker implements Broker {
             case EVENT_LOOP -> config.maxEventLoopExecuteTime().toNanos();
             case WORKER -> config.maxWorkerExecuteTime().toNanos();
             case VIRTUAL -> config.maxVirtualExecuteTime().toNanos();
+            case PUBLISHER -> Long.MAX_VALUE;
         };
     }
 
@@ -401,7 +547,8 @@ public final class RingBroker implements Broker {
         } catch (InsufficientCapacityException full) {
             return false;
         }
-        ring.get(sequence).set(Route.FENCE, null, null, Headers.EMPTY, new Fence(action, loops.length), 0);
+        ring.get(sequence).set(Route.FENCE, null, null, Headers.EMPTY, new Fence(action, loops.length), 0, 0,
+                loops.length);
         fences.increment();
         ring.publish(sequence);
         return true;
@@ -409,6 +556,11 @@ public final class RingBroker implements Broker {
 
     void fenceFailed(RuntimeException error) {
         LOG.error("fence action threw; carrying on", error);
+    }
+
+    @Override
+    public Client verbatim() {
+        return clients[Scope.ROOT.ordinal()].verbatim();
     }
 
     @Override
@@ -426,11 +578,11 @@ public final class RingBroker implements Broker {
 
     @Override
     public boolean hasSubscribers(String subject) {
-        return hasSubscribers(Scope.ROOT, subject);
+        return hasSubscribers(Scope.ROOT, subject, false);
     }
 
-    boolean hasSubscribers(Scope clientScope, String subject) {
-        Route route = index.route(subject);
+    boolean hasSubscribers(Scope clientScope, String subject, boolean verbatim) {
+        Route route = verbatim ? index.routeVerbatim(subject) : index.route(subject);
         return clientScope.includes(route.scope) && route.targets > 0;
     }
 
@@ -454,9 +606,9 @@ public final class RingBroker implements Broker {
                 watchdog.warnings(), List.copyOf(subscriptions));
     }
 
-    /** @return messages accepted into the ring (claimed slots minus cancelled publishes and fences) */
+    /** @return messages accepted: into the ring (claimed slots minus cancelled publishes and fences), or past it */
     long published() {
-        return ring.getCursor() + 1 - cancelled.sum() - fences.sum();
+        return ring.getCursor() + 1 - cancelled.sum() - fences.sum() + publishedOffRing.sum();
     }
 
     long ringRemaining() {
@@ -635,8 +787,13 @@ public final class RingBroker implements Broker {
     private static final class LoopExceptionHandler implements ExceptionHandler<MessageSlot> {
         @Override
         public void handleEventException(Throwable error, long sequence, MessageSlot slot) {
-            LOG.error("event loop caught an error at sequence {} (subject '{}'); continuing", sequence,
+            LOG.error("event loop caught an error at sequence {} (subject '{}')", sequence,
                     slot == null ? null : slot.subject, error);
+            if (error instanceof VirtualMachineError fatal) {
+                // Out of memory or worse: let the thread's uncaught-exception policy decide
+                // (ringbus-server halts the process) rather than dispatch on half dead.
+                throw fatal;
+            }
         }
 
         @Override

@@ -1,5 +1,7 @@
 package io.ringbus.core.internal;
 
+import io.ringbus.core.ExecutionMode;
+import io.ringbus.core.Message;
 import io.ringbus.core.Scope;
 
 import java.util.ArrayList;
@@ -8,43 +10,75 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Where the messages of one literal subject go: the subject's scope and, per event loop, the
- * subscribers and queue groups it serves. Built once per subject and index snapshot, then only
- * read by publishers and event loops.
+ * Where the messages of one literal subject go: the subject's scope, the subscribers the
+ * publishing thread serves itself ({@link ExecutionMode#PUBLISHER}), and, per event loop, the
+ * subscribers and queue groups served through the ring. Built once per subject and index change,
+ * then only read by publishers and event loops.
  */
 final class Route {
     private static final Subscriber[] NO_SUBSCRIBERS = new Subscriber[0];
+    private static final QueueGroupRoute[] NO_GROUPS = new QueueGroupRoute[0];
 
     /** Marks a slot whose payload is a {@link Fence}, not a message. */
-    static final Route FENCE = new Route(Scope.ROOT, new Subscriber[0][], new QueueGroupRoute[0], 0);
+    static final Route FENCE = new Route(Scope.ROOT, null, new Subscriber[0][], NO_GROUPS, NO_SUBSCRIBERS,
+            NO_GROUPS, 0);
 
     final Scope scope;
-    /** {@code subscribers[loop]}: the non-group subscribers served by event loop {@code loop}. */
+    /** The subject's tokens, to tell whether a changed subscription touches this route; null for FENCE. */
+    final String[] tokens;
+    /** {@code subscribers[loop]}: the ring subscribers outside groups served by event loop {@code loop}. */
     final Subscriber[][] subscribers;
-    /** The queue groups; every event loop looks at each, and one of them delivers. */
+    /** The queue groups served through the ring; every event loop looks at each, and one of them delivers. */
     final QueueGroupRoute[] groups;
+    /** PUBLISHER subscribers outside groups: called on the publishing thread. */
+    final Subscriber[] direct;
+    /** Queue groups whose members are all PUBLISHER subscribers: one member is called on the publishing thread. */
+    final QueueGroupRoute[] directGroups;
+    /** Whether a message needs a ring slot: some subscriber or group is served by an event loop. */
+    final boolean ring;
     /** Subscribers and queue groups in all; 0 means nobody can receive the subject. */
     final int targets;
 
-    private Route(Scope scope, Subscriber[][] subscribers, QueueGroupRoute[] groups, int targets) {
+    private Route(Scope scope, String[] tokens, Subscriber[][] subscribers, QueueGroupRoute[] groups,
+                  Subscriber[] direct, QueueGroupRoute[] directGroups, int ringTargets) {
         this.scope = scope;
+        this.tokens = tokens;
         this.subscribers = subscribers;
         this.groups = groups;
-        this.targets = targets;
+        this.direct = direct;
+        this.directGroups = directGroups;
+        this.ring = ringTargets > 0;
+        this.targets = ringTargets + direct.length + directGroups.length;
+    }
+
+    /**
+     * Publishing thread: calls the PUBLISHER subscribers of this route, one member per direct group.
+     */
+    void deliverDirect(Message message) {
+        Subscriber[] direct = this.direct;
+        for (int i = 0; i < direct.length; i++) {
+            ((PublisherSubscriber) direct[i]).deliverDirect(message);
+        }
+        QueueGroupRoute[] groups = directGroups;
+        for (int i = 0; i < groups.length; i++) {
+            groups[i].deliverDirect(message);
+        }
     }
 
     /**
      * Builds the route of a subject.
      *
-     * @param scope      the subject's scope
+     * @param scope      the scope its messages have: the subject's, or a requester's for a reply
+     * @param tokens     the subject's tokens
      * @param candidates the subscribers whose pattern matches the subject
      * @param eventLoops the number of event loops
      */
-    static Route build(Scope scope, List<Subscriber> candidates, int eventLoops) {
+    static Route build(Scope scope, String[] tokens, List<Subscriber> candidates, int eventLoops) {
         List<List<Subscriber>> perLoop = new ArrayList<>(eventLoops);
         for (int i = 0; i < eventLoops; i++) {
             perLoop.add(new ArrayList<>());
         }
+        List<Subscriber> direct = new ArrayList<>();
         Map<String, List<Subscriber>> byGroup = new LinkedHashMap<>();
         for (Subscriber candidate : candidates) {
             // A subscriber sees only subjects at or below its own scope.
@@ -52,25 +86,32 @@ final class Route {
                 continue;
             }
             String group = candidate.options().queueGroup();
-            if (group == null) {
-                perLoop.get(candidate.loopIndex()).add(candidate);
-            } else {
+            if (group != null) {
                 byGroup.computeIfAbsent(group, g -> new ArrayList<>()).add(candidate);
+            } else if (candidate instanceof PublisherSubscriber) {
+                direct.add(candidate);
+            } else {
+                perLoop.get(candidate.loopIndex()).add(candidate);
             }
         }
         Subscriber[][] subscribers = new Subscriber[eventLoops][];
-        int targets = 0;
+        int ringTargets = 0;
         for (int i = 0; i < eventLoops; i++) {
             List<Subscriber> list = perLoop.get(i);
             subscribers[i] = list.isEmpty() ? NO_SUBSCRIBERS : list.toArray(NO_SUBSCRIBERS);
-            targets += list.size();
+            ringTargets += list.size();
         }
-        QueueGroupRoute[] groups = new QueueGroupRoute[byGroup.size()];
-        int g = 0;
+        List<QueueGroupRoute> ringGroups = new ArrayList<>();
+        List<QueueGroupRoute> directGroups = new ArrayList<>();
         for (List<Subscriber> members : byGroup.values()) {
-            groups[g++] = new QueueGroupRoute(members.toArray(NO_SUBSCRIBERS));
+            boolean allDirect = true;
+            for (Subscriber member : members) {
+                allDirect &= member instanceof PublisherSubscriber;
+            }
+            (allDirect ? directGroups : ringGroups).add(new QueueGroupRoute(members.toArray(NO_SUBSCRIBERS)));
         }
-        targets += groups.length;
-        return new Route(scope, subscribers, groups, targets);
+        ringTargets += ringGroups.size();
+        return new Route(scope, tokens, subscribers, ringGroups.toArray(NO_GROUPS),
+                direct.toArray(NO_SUBSCRIBERS), directGroups.toArray(NO_GROUPS), ringTargets);
     }
 }

@@ -16,11 +16,18 @@ final class ScopedClient implements Client {
     private final RingBroker broker;
     private final Scope scope;
     private final long id;
+    private final boolean verbatim;
+    private volatile ScopedClient verbatimView;
 
     ScopedClient(RingBroker broker, Scope scope, long id) {
+        this(broker, scope, id, false);
+    }
+
+    private ScopedClient(RingBroker broker, Scope scope, long id, boolean verbatim) {
         this.broker = broker;
         this.scope = scope;
         this.id = id;
+        this.verbatim = verbatim;
     }
 
     @Override
@@ -30,7 +37,7 @@ final class ScopedClient implements Client {
 
     @Override
     public boolean hasSubscribers(String subject) {
-        return broker.hasSubscribers(scope, subject);
+        return broker.hasSubscribers(scope, subject, verbatim);
     }
 
     @Override
@@ -40,12 +47,17 @@ final class ScopedClient implements Client {
 
     @Override
     public void publish(String subject, String replyTo, Headers headers, Object payload) {
-        broker.publish(scope, id, subject, replyTo, headers, payload, true);
+        if (verbatim) {
+            broker.publishVerbatim(scope, id, subject, replyTo, headers, payload, true);
+        } else {
+            broker.publish(scope, id, subject, replyTo, headers, payload, true);
+        }
     }
 
     @Override
     public boolean tryPublish(String subject, String replyTo, Headers headers, Object payload) {
-        return broker.publish(scope, id, subject, replyTo, headers, payload, false);
+        return verbatim ? broker.publishVerbatim(scope, id, subject, replyTo, headers, payload, false)
+                : broker.publish(scope, id, subject, replyTo, headers, payload, false);
     }
 
     @Override
@@ -56,6 +68,19 @@ final class ScopedClient implements Client {
     @Override
     public CompletableFuture<Message> request(String subject, Headers headers, Object payload, Duration timeout) {
         return broker.request(scope, id, subject, headers, payload, timeout);
+    }
+
+    @Override
+    public Client verbatim() {
+        if (verbatim) {
+            return this;
+        }
+        ScopedClient view = verbatimView;
+        if (view == null) {
+            view = new ScopedClient(broker, scope, id, true);
+            verbatimView = view;
+        }
+        return view;
     }
 
     @Override

@@ -74,6 +74,62 @@ public final class SubjectPattern {
         return tokens;
     }
 
+    /**
+     * @param subject any string
+     * @return whether it is a valid subject to publish to (non-empty tokens, no wildcard, no whitespace)
+     */
+    public static boolean isLiteral(String subject) {
+        if (subject == null || subject.isEmpty()) {
+            return false;
+        }
+        int length = subject.length();
+        int tokenStart = 0;
+        for (int i = 0; i <= length; i++) {
+            char c = i == length ? '.' : subject.charAt(i);
+            if (c == '.') {
+                int tokenLength = i - tokenStart;
+                if (tokenLength == 0 || (tokenLength == 1
+                        && (subject.charAt(tokenStart) == '*' || subject.charAt(tokenStart) == '>'))) {
+                    return false;
+                }
+                tokenStart = i + 1;
+            } else if (c <= ' ' || c == 127) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Splits a subject as received from a client that is not pedantic, as nats-server does: on
+     * every '.', keeping empty tokens; a {@code *} or {@code >} token stays a token.
+     *
+     * @param subject a non-empty subject
+     * @return its tokens
+     * @throws IllegalArgumentException when the subject is null or empty
+     */
+    public static String[] verbatimTokens(String subject) {
+        if (subject == null || subject.isEmpty()) {
+            throw new IllegalArgumentException("subject must not be empty: subject='" + subject + "'");
+        }
+        int count = 1;
+        for (int i = 0; i < subject.length(); i++) {
+            if (subject.charAt(i) == '.') {
+                count++;
+            }
+        }
+        String[] tokens = new String[count];
+        int start = 0;
+        int index = 0;
+        for (int i = 0; i <= subject.length(); i++) {
+            if (i == subject.length() || subject.charAt(i) == '.') {
+                tokens[index++] = subject.substring(start, i);
+                start = i + 1;
+            }
+        }
+        return tokens;
+    }
+
     private static String[] tokenize(String text, String what) {
         if (text == null) {
             throw new IllegalArgumentException(what + " must not be null");

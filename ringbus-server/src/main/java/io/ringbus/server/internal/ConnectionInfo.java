@@ -1,5 +1,7 @@
 package io.ringbus.server.internal;
 
+import io.ringbus.core.Scope;
+
 import java.util.List;
 
 /**
@@ -22,11 +24,12 @@ import java.util.List;
  * @param version            the client library's version from CONNECT, or {@code null}
  * @param subscriptions      active subscriptions; empty unless asked for
  * @param subscriptionCount  active subscriptions
+ * @param scope              the client's scope (what the monitor may show of it depends on it)
  */
 public record ConnectionInfo(long cid, String ip, int port, long startMillis, long lastActivityMillis, long rttNanos,
                              long pendingBytes, long inMsgs, long outMsgs, long inBytes, long outBytes, String name,
                              String lang, String version, List<SubscriptionInfo> subscriptions,
-                             int subscriptionCount) {
+                             int subscriptionCount, Scope scope) {
 
     /**
      * One network subscription.

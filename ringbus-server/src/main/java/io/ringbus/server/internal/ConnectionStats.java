@@ -1,6 +1,7 @@
 package io.ringbus.server.internal;
 
 import io.netty.channel.Channel;
+import io.ringbus.core.Scope;
 import io.ringbus.core.Subscription;
 
 import java.lang.invoke.MethodHandles;
@@ -110,7 +111,7 @@ final class ConnectionStats {
      * @param subscriptions the connection's subscriptions by sid (a concurrent map)
      */
     ConnectionInfo info(long cid, Channel channel, long pendingBytes, ConnectOptions connect,
-                        Map<String, Subscription> subscriptions, boolean withSubscriptions) {
+                        Map<String, Subscription> subscriptions, boolean withSubscriptions, Scope scope) {
         List<ConnectionInfo.SubscriptionInfo> list = new ArrayList<>();
         int count = 0;
         for (Map.Entry<String, Subscription> entry : subscriptions.entrySet()) {
@@ -127,6 +128,6 @@ final class ConnectionStats {
         String ip = remote == null || remote.getAddress() == null ? null : remote.getAddress().getHostAddress();
         return new ConnectionInfo(cid, ip, remote == null ? 0 : remote.getPort(), startMillis, lastActivityMillis(),
                 rttNanos(), pendingBytes, inMsgs(), outMsgs(), inBytes(), outBytes(), connect.name(), connect.lang(),
-                connect.version(), list, count);
+                connect.version(), list, count, scope);
     }
 }

@@ -1,11 +1,12 @@
 package io.ringbus.server.internal;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.util.concurrent.FastThreadLocal;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.ringbus.core.Client;
 import io.ringbus.core.ExecutionMode;
@@ -22,7 +23,9 @@ import org.slf4j.LoggerFactory;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -32,9 +35,16 @@ import java.util.concurrent.TimeUnit;
  * them into calls on a {@link Client} of the broker with the connection's scope, and writes
  * deliveries through {@link Outbound}.
  *
- * <p>Backpressure: when the broker refuses a publish (ring full), the connection stops reading
- * (auto-read off), keeps the rest of its input, and retries with a growing pause; TCP flow
- * control then slows the sender. Nothing accepted is dropped.
+ * <p>Delivery path: a network subscription is a {@link ExecutionMode#PUBLISHER} subscription,
+ * so the publishing connection's own event loop routes each PUB through the broker's index and
+ * appends it to each subscriber's {@link Outbound}; the subscriber's event loop writes it out.
+ * No shared dispatch thread is on the way, so connections on different event loops never wait
+ * for each other, and a connection's pipelined SUB, PUB, UNSUB take effect in order.
+ *
+ * <p>Backpressure: when the broker refuses a publish (ring or in-flight budget full, for
+ * in-process subscribers), or a subscriber it feeds is stalling (its outbound is past the stall
+ * mark), the connection stops reading (auto-read off), keeps the rest of its input, and retries
+ * with a growing pause; TCP flow control then slows the sender. Nothing accepted is dropped.
  */
 final class NatsConnection extends ChannelInboundHandlerAdapter implements ProtocolHandler {
     private static final Logger LOG = LoggerFactory.getLogger(NatsConnection.class);
@@ -48,6 +58,14 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     /** How long a closing -ERR may take to write before the socket is closed anyway. */
     private static final long CLOSE_DEADLINE_MILLIS = 1_000;
     private static final long MAX_RETRY_NANOS = 2_000_000;
+    /** Retry ceiling while waiting for the input budget: many connections may wait at once. */
+    private static final long MAX_INPUT_RETRY_NANOS = 50_000_000;
+    /** Incomplete input a connection may always hold; above it, it waits while the input budget is spent. */
+    private static final int SMALL_INPUT = 64 << 10;
+    /** Above this, incomplete input is kept on the heap (bounded by the budget), not in direct memory. */
+    private static final int HEAP_INPUT = 64 << 10;
+    /** The connection whose PUB the current thread is routing: told when a subscriber is stalling. */
+    private static final FastThreadLocal<NatsConnection> PUBLISHING = new FastThreadLocal<>();
 
     private final ServerContext server;
     private final long id;
@@ -58,6 +76,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private Channel channel;
     private Outbound outbound;
     private ByteBuf cumulation;
+    /** The capacity of {@link #cumulation} counted in the server's input budget. */
+    private long inputAccounted;
     private ConnectOptions options = ConnectOptions.DEFAULTS;
     private Client client;
     private boolean connectReceived;
@@ -72,6 +92,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private long pingSentNanos;
     private ScheduledFuture<?> pingTimer;
     private ScheduledFuture<?> authTimer;
+    /** Stalling subscribers this connection's publishes reached; it reads no more until they are not. */
+    private final List<Outbound> stalledBy = new ArrayList<>(2);
 
     NatsConnection(ServerContext server) {
         this.server = server;
@@ -90,6 +112,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             counters.connections.decrementAndGet();
             counters.rejectedConnections.increment();
             LOG.warn("refusing {}: maxConnections={} reached", channel.remoteAddress(), config.maxConnections());
+            // As nats-server: INFO first, so that the client reads the -ERR as the server's answer.
+            channel.write(Unpooled.copiedBuffer(server.info(id, null), StandardCharsets.UTF_8), channel.voidPromise());
             closeWith(ProtocolError.MAX_CONNECTIONS);
             return;
         }
@@ -135,6 +159,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             cumulation.release();
             cumulation = null;
         }
+        accountInput();
         if (counted) {
             counted = false;
             server.counters.connections.decrementAndGet();
@@ -144,6 +169,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        FatalErrors.check(cause, "connection " + id);
         LOG.debug("connection {} failed; closing", id, cause);
         ctx.close();
     }
@@ -177,7 +203,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         }
         server.counters.bytesIn.add(in.readableBytes());
         stats.active(System.currentTimeMillis());
-        cumulation = cumulation == null ? in : ByteToMessageDecoder.MERGE_CUMULATOR.cumulate(ctx.alloc(), cumulation, in);
+        cumulate(ctx.alloc(), in);
         if (!paused) {
             parseInput();
         }
@@ -187,6 +213,39 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     public void channelReadComplete(ChannelHandlerContext ctx) {
         flushIfNeeded();
         ctx.fireChannelReadComplete();
+    }
+
+    /**
+     * Appends what was read to the incomplete input. Grows by a quarter of what has arrived, never
+     * to a size a control line announces: a client that sends 1 MiB minus one byte holds about
+     * 1 MiB, not more. Large incomplete input lives on the heap.
+     */
+    private void cumulate(ByteBufAllocator alloc, ByteBuf in) {
+        if (cumulation == null) {
+            cumulation = in;
+        } else if (cumulation.refCnt() == 1 && !cumulation.isReadOnly()
+                && cumulation.writableBytes() >= in.readableBytes()) {
+            cumulation.writeBytes(in);
+            in.release();
+        } else {
+            int needed = cumulation.readableBytes() + in.readableBytes();
+            int capacity = needed + Math.max(needed >> 2, 4_096);
+            ByteBuf grown = needed > HEAP_INPUT ? alloc.heapBuffer(capacity) : alloc.ioBuffer(capacity);
+            grown.writeBytes(cumulation).writeBytes(in);
+            cumulation.release();
+            in.release();
+            cumulation = grown;
+        }
+        accountInput();
+    }
+
+    /** Keeps the server-wide count of buffered input in step with this connection's buffer. */
+    private void accountInput() {
+        long capacity = cumulation == null ? 0 : cumulation.capacity();
+        if (capacity != inputAccounted) {
+            server.inputBuffered.addAndGet(capacity - inputAccounted);
+            inputAccounted = capacity;
+        }
     }
 
     private void parseInput() {
@@ -200,6 +259,13 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
                     cumulation.discardSomeReadBytes();
                 }
             }
+            accountInput();
+        }
+        if (cumulation != null && cumulation.readableBytes() > SMALL_INPUT && !closing && !paused
+                && server.inputBuffered.get() > server.config.maxInputBuffer()) {
+            // Many clients hold large incomplete messages: this one waits until others complete
+            // theirs (its data is kept; TCP slows it meanwhile).
+            pause(MAX_INPUT_RETRY_NANOS);
         }
         flushIfNeeded();
         if (!channel.isWritable() && !closing && !outputBlocked) {
@@ -210,15 +276,19 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         }
     }
 
-    /** The broker was full: stop reading, retry later. */
+    /** The broker was full, or a subscriber stalls: stop reading, retry later. */
     private void pause() {
+        pause(MAX_RETRY_NANOS);
+    }
+
+    private void pause(long maxRetryNanos) {
         if (!paused) {
             paused = true;
             channel.config().setAutoRead(false);
             server.counters.publishPauses.increment();
         }
         channel.eventLoop().schedule(this::resume, retryNanos, TimeUnit.NANOSECONDS);
-        retryNanos = Math.min(retryNanos * 2, MAX_RETRY_NANOS);
+        retryNanos = Math.min(retryNanos * 2, maxRetryNanos);
     }
 
     private void resume() {
@@ -265,6 +335,9 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         }
         options = connect;
         connectReceived = true;
+        if (outbound != null) {
+            outbound.headersSupported(connect.headers());
+        }
         ok();
     }
 
@@ -297,6 +370,9 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         if (!ready()) {
             return true;
         }
+        if (!stalledBy.isEmpty() && stillStalled()) {
+            return false;
+        }
         byte[] data = new byte[payload.readableBytes()];
         payload.getBytes(payload.readerIndex(), data);
         return publish(subject, replyTo, Headers.EMPTY, data, data.length);
@@ -307,19 +383,38 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         if (!ready()) {
             return true;
         }
+        if (!stalledBy.isEmpty() && stillStalled()) {
+            return false;
+        }
+        byte[] block = new byte[headers.readableBytes()];
+        headers.getBytes(headers.readerIndex(), block);
         byte[] data = new byte[payload.readableBytes()];
         payload.getBytes(payload.readerIndex(), data);
-        return publish(subject, replyTo, HeaderBlock.parse(headers), data, headers.readableBytes() + data.length);
+        // Forwarded byte for byte (status line, spacing, empty blocks), as nats-server does.
+        return publish(subject, replyTo, Headers.fromNatsBlock(block), data, block.length + data.length);
     }
 
     /** @param size header and payload bytes, as NATS counts {@code in_bytes} */
     private boolean publish(String subject, String replyTo, Headers headers, byte[] payload, int size) {
+        // Not pedantic: subjects are taken as received (empty tokens, wildcards), as nats-server does.
+        Client publisher = options.pedantic() ? client : client.verbatim();
         try {
-            if (replyTo != null && options.noResponders() && options.headers() && !client.hasSubscribers(subject)) {
-                noResponders(replyTo);
+            if (replyTo != null && options.noResponders() && options.headers() && !publisher.hasSubscribers(subject)) {
+                if (!mayPublish(subject)) {
+                    permissionViolation("Publish", subject);
+                } else {
+                    noResponders(replyTo);
+                }
                 return true;
             }
-            if (!client.tryPublish(subject, replyTo, headers, payload)) {
+            PUBLISHING.set(this);
+            boolean accepted;
+            try {
+                accepted = publisher.tryPublish(subject, replyTo, headers, payload);
+            } finally {
+                PUBLISHING.set(null);
+            }
+            if (!accepted) {
                 pause();
                 return false;
             }
@@ -337,6 +432,41 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         server.counters.payloadBytesIn.add(size);
         stats.received(size);
         ok();
+        return true;
+    }
+
+    /** @return whether this client's scope may publish to {@code subject} (a subject that is not valid: yes, checked later) */
+    private boolean mayPublish(String subject) {
+        try {
+            return client.scope().includes(server.broker.scopeOf(subject));
+        } catch (IllegalArgumentException notValid) {
+            return true;
+        }
+    }
+
+    /** The current thread routes a PUB of this connection: it is told of stalling subscribers. */
+    static NatsConnection currentPublisher() {
+        return PUBLISHING.getIfExists();
+    }
+
+    /**
+     * Event loop of this connection (its PUB is being routed): a subscriber it delivered to is
+     * past its stall mark. The next PUB waits until that subscriber reads, or is cut off at its
+     * write deadline (see {@link Outbound}).
+     */
+    void stalledBy(Outbound subscriber) {
+        if (!stalledBy.contains(subscriber)) {
+            stalledBy.add(subscriber);
+        }
+    }
+
+    /** @return whether a subscriber this connection fed still stalls; if so, stops reading for now */
+    private boolean stillStalled() {
+        stalledBy.removeIf(subscriber -> !subscriber.isStalling());
+        if (stalledBy.isEmpty()) {
+            return false;
+        }
+        pause();
         return true;
     }
 
@@ -359,9 +489,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
                 return;
             }
         }
-        // The handler may stall for up to the write deadline (see Outbound): not a blocked handler.
-        SubscribeOptions subscribeOptions = SubscribeOptions.defaults().mode(ExecutionMode.EVENT_LOOP)
-                .maxExecuteTime(server.config.writeDeadline().plusSeconds(1));
+        // Delivered on the publishing thread, straight into this connection's outbound (never waits).
+        SubscribeOptions subscribeOptions = SubscribeOptions.defaults().mode(ExecutionMode.PUBLISHER);
         try {
             if (queueGroup != null) {
                 subscribeOptions = subscribeOptions.queueGroup(queueGroup);
@@ -390,7 +519,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
 
     /** The handler of one network subscription: runs on a broker event loop, never blocks. */
     private MessageHandler delivery(String sid) {
-        byte[] sidBytes = sid.getBytes(StandardCharsets.UTF_8);
+        byte[] sidBytes = SubjectCodec.encode(sid);
         Outbound out = outbound;
         long self = client.id();
         if (options.echo()) {
@@ -427,14 +556,12 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         if (closing) {
             return;
         }
-        // Answer after the deliveries this client's earlier PUBs caused (clients use PING/PONG
-        // as a flush barrier); directly when the ring is full or the broker closed.
-        try {
-            if (outbound != null && server.broker.tryFence(outbound::enqueuePong)) {
-                return;
-            }
-        } catch (IllegalStateException brokerClosed) {
-            // fall through: answer at once
+        // Behind the deliveries queued for this client so far: every delivery its earlier PUBs
+        // caused to network subscribers is queued by now (they run on this thread), so a client
+        // that uses PING/PONG as a flush barrier sees its own messages first, as with nats-server.
+        if (outbound != null) {
+            outbound.enqueuePong();
+            return;
         }
         channel.write(PONG.duplicate(), channel.voidPromise());
         needsFlush = true;
@@ -531,8 +658,11 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             Map.Entry<String, Subscription> entry = it.next();
             if (entry.getValue().isActive() && matches(entry.getValue().pattern(), replyTo)) {
                 byte[] block = Outbound.encodeHeaders(Headers.EMPTY, "503");
-                ByteBuf out = channel.alloc().ioBuffer(64 + replyTo.length());
-                out.writeCharSequence("HMSG " + replyTo + " " + entry.getKey() + " ", StandardCharsets.UTF_8);
+                byte[] reply = SubjectCodec.encode(replyTo);
+                byte[] sid = SubjectCodec.encode(entry.getKey());
+                ByteBuf out = channel.alloc().ioBuffer(64 + reply.length + sid.length);
+                out.writeCharSequence("HMSG ", StandardCharsets.US_ASCII);
+                out.writeBytes(reply).writeByte(' ').writeBytes(sid).writeByte(' ');
                 Outbound.writeDecimal(out, block.length);
                 out.writeByte(' ');
                 Outbound.writeDecimal(out, block.length);
@@ -566,8 +696,9 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
      * the event loop writes; see {@link ConnectionStats}.
      */
     ConnectionInfo info(boolean withSubscriptions) {
+        Client current = client;
         return stats.info(id, channel, outbound == null ? 0 : outbound.pending(), options, subscriptions,
-                withSubscriptions);
+                withSubscriptions, current == null ? server.config.noAuthScope() : current.scope());
     }
 
     // ------------------------------------------------------------ timers and slow consumers

@@ -37,7 +37,8 @@ import java.util.Arrays;
  * Verbs are case-insensitive and must be followed by {@code sep} or {@code eol}. The control line
  * (verb up to, not including, {@code eol}) is at most {@code maxControlLine} octets. The payload
  * terminator must be exactly CRLF (as in nats-server). Token contents are not checked here: the
- * connection validates subjects against the broker. Tokens are decoded as UTF-8.
+ * connection validates subjects against the broker. Tokens are byte strings, decoded one to one
+ * by {@link SubjectCodec} (no two byte strings give the same String).
  *
  * <h2>Errors</h2>
  * Every error below is reported once through {@link ProtocolHandler#onError}, closes (the parser
@@ -520,16 +521,16 @@ public final class NatsParser {
         if (cached == null || !Arrays.equals(bytes, from, to, cached, 0, cached.length)) {
             cached = Arrays.copyOfRange(bytes, from, to);
             cachedSubjectBytes[slot] = cached;
-            cachedSubjects[slot] = new String(cached, StandardCharsets.UTF_8);
+            cachedSubjects[slot] = SubjectCodec.decode(cached, 0, cached.length);
         }
         lastSubjectBytes = cached;
         lastSubject = cachedSubjects[slot];
         return lastSubject;
     }
 
-    /** A token of {@link #line}, decoded as UTF-8. */
+    /** A token of {@link #line}, decoded one to one by {@link SubjectCodec}. */
     private String string(int from, int to) {
-        return new String(line, from, to - from, StandardCharsets.UTF_8);
+        return SubjectCodec.decode(line, from, to);
     }
 
     private static boolean isSpace(byte b) {

@@ -7,21 +7,25 @@ import io.ringbus.core.Message;
 import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
 
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 
 /**
- * One connection's outbound path for MSG/HMSG. Broker dispatch threads enqueue deliveries; the
- * connection's Netty event loop drains them in batches into pooled buffers while the channel is
- * writable. Netty's own buffer is bounded by the channel's write watermark, since draining stops
- * while the channel is not writable.
+ * One connection's outbound path for MSG/HMSG. Publishing threads (other connections' event
+ * loops, in-process publishers) enqueue deliveries and never wait; the connection's own Netty
+ * event loop drains them in batches into pooled buffers while the channel is writable. Netty's
+ * own buffer is bounded by the channel's write watermark, since draining stops while the
+ * channel is not writable.
  *
- * <p>Pending bytes (queued, not yet handed to Netty) are bounded: past half of
- * {@code maxPending} the delivering broker thread waits for the client to read (a stall, as
- * nats-server stalls producers), which fills the ring and pauses the publishing sockets, so a
- * subscriber that reads at full speed is never dropped. A client that makes no room within the
- * write deadline is a slow consumer: it is dropped and the stall ends.
+ * <p>Pending bytes (queued, not yet handed to Netty) are bounded. Past half of
+ * {@code maxPending} the outbound is <em>stalling</em>: a network publisher that delivers to it
+ * stops reading its socket until the stall ends (as nats-server stalls producers, but no thread
+ * waits: see {@link NatsConnection#stalledBy}). The stall ends when the client reads enough, or
+ * when it has lasted {@code writeDeadline}: then the client is a slow consumer, cut off alone.
+ * Past {@code maxPending} it is a slow consumer at once. A subscriber that reads at full speed
+ * slows its publishers at most briefly and is never dropped; one that does not read affects
+ * only itself and, for at most the write deadline, the publishers that feed it.
  *
  * <pre>
  * MSG  &lt;subject&gt; &lt;sid&gt; [reply-to] &lt;#bytes&gt;\r\n&lt;payload&gt;\r\n
@@ -35,7 +39,6 @@ final class Outbound {
     private static final int FRAME_OVERHEAD = 48;
     private static final short CRLF_SHORT = ('\r' << 8) | '\n';
     private static final byte[] EMPTY = new byte[0];
-    private static final long MAX_STALL_PARK_NANOS = 1_000_000;
 
     private final Channel channel;
     private final ServerCounters counters;
@@ -47,8 +50,14 @@ final class Outbound {
     private final MpscUnboundedAtomicArrayQueue<Frame> queue = new MpscUnboundedAtomicArrayQueue<>(256);
     private final AtomicLong pending = new AtomicLong();
     private final AtomicBoolean scheduled = new AtomicBoolean();
+    /** When pending bytes went past the stall mark (System.nanoTime, never 0), or 0 when below it. */
+    private final AtomicLong stallingSince = new AtomicLong();
+    private final AtomicBoolean slow = new AtomicBoolean();
     private final Runnable drain = this::drain;
+    private final Runnable checkStall = this::checkStall;
     private volatile boolean closed;
+    /** Whether the client announced {@code headers}: if not, it gets MSG with the payload only, as from nats-server. */
+    private volatile boolean headersSupported;
     // Event loop only (drain): the control line being encoded, the last subject's bytes, the
     // last payload size's digits.
     private byte[] line = new byte[256];
@@ -76,26 +85,29 @@ final class Outbound {
         this.onSlowConsumer = onSlowConsumer;
     }
 
+    /** @param supported whether the client announced {@code headers} in CONNECT */
+    void headersSupported(boolean supported) {
+        this.headersSupported = supported;
+    }
+
     /**
-     * Queues a delivery; called on a broker dispatch thread while {@code message} is valid.
+     * Queues a delivery; called on the publishing thread (a PUBLISHER subscription's handler).
+     * Never waits: past the stall mark it tells the publishing connection, if any, to stop
+     * reading (see the class comment).
      *
-     * @param sid the subscription id, as ASCII bytes
+     * @param sid the subscription id, as the client sent it
      */
     void enqueue(Message message, byte[] sid) {
         if (closed) {
             return;
         }
         byte[] payload = payloadBytes(message.payload());
-        Headers headers = message.headers();
-        byte[] headerBlock = headers.isEmpty() ? null : encodeHeaders(headers, null);
+        byte[] headerBlock = headersSupported ? headerBlock(message.headers()) : null;
         String replyTo = message.replyTo();
         int size = FRAME_OVERHEAD + message.subject().length() + (replyTo == null ? 0 : replyTo.length())
                 + payload.length + (headerBlock == null ? 0 : headerBlock.length);
-        long queued = pending.get();
-        if (queued > 0 && queued + size > stallBytes && !awaitRoom(size)) {
-            return;
-        }
-        if (pending.addAndGet(size) > maxPending) {
+        long queued = pending.addAndGet(size);
+        if (queued > maxPending) {
             slowConsumer();
             return;
         }
@@ -103,38 +115,59 @@ final class Outbound {
         if (scheduled.compareAndSet(false, true)) {
             channel.eventLoop().execute(drain);
         }
-    }
-
-    /**
-     * Broker thread: waits until the client has read enough, or the write deadline passes.
-     *
-     * @return {@code false} when the client was dropped as a slow consumer (or closed)
-     */
-    private boolean awaitRoom(int size) {
-        counters.outboundStalls.increment();
-        long deadline = System.nanoTime() + writeDeadlineNanos;
-        long park = 10_000;
-        for (;;) {
-            long queued = pending.get();
-            if (queued == 0 || queued + size <= stallBytes) {
-                return true;
-            }
-            if (closed) {
-                return false;
-            }
-            if (System.nanoTime() - deadline >= 0) {
-                slowConsumer();
-                return false;
-            }
-            LockSupport.parkNanos(park);
-            park = Math.min(park * 2, MAX_STALL_PARK_NANOS);
+        if (queued > stallBytes) {
+            stallSlowPath();
         }
     }
 
+    /** The block to send: as received when the headers came over NATS, else encoded; null for none. */
+    private static byte[] headerBlock(Headers headers) {
+        byte[] block = headers.natsBlock();
+        if (block != null) {
+            return block;
+        }
+        return headers.isEmpty() ? null : encodeHeaders(headers, null);
+    }
+
+    /** Publishing thread: past the stall mark. Starts the write-deadline clock; slows the publisher. */
+    private void stallSlowPath() {
+        long now = System.nanoTime() | 1; // never 0, which means "not stalling"
+        if (stallingSince.get() == 0 && stallingSince.compareAndSet(0, now)) {
+            counters.outboundStalls.increment();
+            channel.eventLoop().schedule(checkStall, writeDeadlineNanos, TimeUnit.NANOSECONDS);
+        }
+        NatsConnection publisher = NatsConnection.currentPublisher();
+        if (publisher != null) {
+            publisher.stalledBy(this);
+        }
+    }
+
+    /** Event loop: the write deadline of a stall has passed, unless the client read meanwhile. */
+    private void checkStall() {
+        long since = stallingSince.get();
+        if (since == 0 || closed) {
+            return;
+        }
+        long left = since + writeDeadlineNanos - System.nanoTime();
+        if (left > 0) {
+            // A newer stall started after the one this check was scheduled for.
+            channel.eventLoop().schedule(checkStall, left, TimeUnit.NANOSECONDS);
+            return;
+        }
+        slowConsumer();
+    }
+
+    /** @return whether publishers to this connection should wait (it is past the stall mark and not cut off) */
+    boolean isStalling() {
+        return stallingSince.get() != 0 && !closed;
+    }
+
+    /** Any thread: cuts the client off once; the queue is emptied on its event loop. */
     private void slowConsumer() {
         closed = true;
-        queue.clear();
-        onSlowConsumer.run();
+        if (slow.compareAndSet(false, true)) {
+            onSlowConsumer.run();
+        }
     }
 
     /**
@@ -158,10 +191,11 @@ final class Outbound {
         }
     }
 
-    /** Stops queueing and forgets what is queued; the connection is closing. */
+    /** Event loop: stops queueing and forgets what is queued; the connection is closing. */
     void close() {
         closed = true;
         queue.clear();
+        pending.set(0);
     }
 
     /** @return bytes queued and not yet written to Netty */
@@ -171,7 +205,7 @@ final class Outbound {
 
     private void drain() {
         scheduled.set(false);
-        if (!channel.isActive()) {
+        if (!channel.isActive() || closed) {
             queue.clear();
             return;
         }
@@ -214,6 +248,9 @@ final class Outbound {
         if (frameBytes > 0) {
             pending.addAndGet(-frameBytes);
         }
+        if (stallingSince.get() != 0 && pending.get() <= stallBytes) {
+            stallingSince.set(0);
+        }
         if (messages > 0) {
             counters.messagesOut.add(messages);
             counters.payloadBytesOut.add(payloadBytes);
@@ -240,7 +277,8 @@ final class Outbound {
         byte[] payload = frame.payload;
         // "HMSG " + subject + ' ' + sid + ' ' + [reply + ' '] + 10 digits + ' ' + 10 digits + CRLF;
         // UTF-8 takes at most three bytes per char.
-        int most = 5 + subject.length + 1 + sid.length + 1 + (replyTo == null ? 0 : 3 * replyTo.length() + 1) + 24;
+        int most = 5 + subject.length + 1 + sid.length + 1
+                + (replyTo == null ? 0 : SubjectCodec.maxEncodedLength(replyTo) + 1) + 24;
         byte[] l = line;
         if (l.length < most) {
             l = line = new byte[Math.max(most, l.length * 2)];
@@ -267,7 +305,7 @@ final class Outbound {
         n += sid.length;
         l[n++] = ' ';
         if (replyTo != null) {
-            n = putUtf8(l, n, replyTo);
+            n = SubjectCodec.encodeInto(l, n, replyTo);
             l[n++] = ' ';
         }
         if (headers != null) {
@@ -287,31 +325,13 @@ final class Outbound {
         out.writeShort(CRLF_SHORT);
     }
 
-    /** The UTF-8 of a subject; subscribers mostly see one subject again and again (the parser interns them). */
+    /** The bytes of a subject; subscribers mostly see one subject again and again (the parser interns them). */
     private byte[] subjectBytes(String subject) {
         if (subject != lastSubject) {
-            lastSubjectBytes = subject.getBytes(StandardCharsets.UTF_8);
+            lastSubjectBytes = SubjectCodec.encode(subject);
             lastSubject = subject;
         }
         return lastSubjectBytes;
-    }
-
-    /**
-     * Puts a string as UTF-8 at {@code at}, with room for three bytes per char; returns the index
-     * after it. Reply subjects are mostly new each time and ASCII: no copy of their bytes.
-     */
-    private static int putUtf8(byte[] to, int at, String s) {
-        int length = s.length();
-        for (int i = 0; i < length; i++) {
-            char c = s.charAt(i);
-            if (c >= 0x80) {
-                byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-                System.arraycopy(utf8, 0, to, at, utf8.length);
-                return at + utf8.length;
-            }
-            to[at + i] = (byte) c;
-        }
-        return at + length;
     }
 
     /** Puts a payload size in decimal at {@code at}; returns the index after it. Sizes mostly repeat. */

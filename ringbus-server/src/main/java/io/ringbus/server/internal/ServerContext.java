@@ -22,6 +22,8 @@ public final class ServerContext {
     final ServerCounters counters = new ServerCounters();
     final String serverId;
     final AtomicLong clientIds = new AtomicLong();
+    /** Capacity of every connection's buffer of incomplete input, bounded by {@code maxInputBuffer}. */
+    final AtomicLong inputBuffered = new AtomicLong();
     /** Live, counted connections by client id; for the monitor. */
     final ConcurrentHashMap<Long, NatsConnection> connections = new ConcurrentHashMap<>();
     final long startMillis = System.currentTimeMillis();

@@ -1,6 +1,7 @@
 package io.ringbus.server.internal.monitor;
 
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.ringbus.core.Scope;
 import io.ringbus.server.internal.ConnectionInfo;
 
 import java.util.Comparator;
@@ -35,7 +36,7 @@ final class Connz {
     }
 
     /** @throws IllegalArgumentException naming a bad parameter (answered with 400) */
-    static String write(MonitorView view, QueryStringDecoder query) {
+    static String write(MonitorView view, QueryStringDecoder query, Scope viewer) {
         String subs = Query.string(query, "subs", "");
         boolean detail = subs.equals("detail");
         boolean withSubs = detail || Query.flag(query, "subs");
@@ -48,9 +49,8 @@ final class Connz {
         int limit = Query.integer(query, "limit", DEFAULT_LIMIT);
         long cid = Query.integer(query, "cid", 0);
         List<ConnectionInfo> all = view.server.connections(withSubs);
-        if (cid > 0) {
-            all.removeIf(c -> c.cid() != cid);
-        }
+        // A credential sees only the clients of its scope and below: their names and subjects are data of that scope.
+        all.removeIf(c -> (cid > 0 && c.cid() != cid) || !viewer.includes(c.scope()));
         all.sort(order.thenComparingLong(ConnectionInfo::cid));
         long now = System.currentTimeMillis();
         Json json = new Json().beginObject()

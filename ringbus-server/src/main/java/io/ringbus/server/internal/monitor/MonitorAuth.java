@@ -1,5 +1,6 @@
 package io.ringbus.server.internal.monitor;
 
+import io.ringbus.core.Scope;
 import io.ringbus.server.ServerConfig;
 
 import java.nio.charset.StandardCharsets;
@@ -11,7 +12,7 @@ import java.util.Map;
 /**
  * Checks a monitoring request's {@code Authorization} header against the server's credentials:
  * {@code Bearer <token>} for a configured token, {@code Basic base64(user:password)} for a
- * configured user. Any configured credential may read the monitor, whatever its scope. Every
+ * configured user. What a credential may read depends on its scope (see {@link MonitorHandler}). Every
  * comparison is constant-time and every token is compared (no early exit), as the NATS port's
  * authentication does, so response times give no hint of how much matched.
  */
@@ -22,54 +23,61 @@ final class MonitorAuth {
         this.config = config;
     }
 
-    /** @return whether the request may proceed: auth is off, or the header names a credential */
-    boolean allows(String authorization) {
+    /**
+     * @return the scope of the credential the header names; ROOT when auth is off (the monitor
+     *         binds 127.0.0.1 by default); {@code null} when it names none
+     */
+    Scope scopeOf(String authorization) {
         if (!config.authRequired()) {
-            return true;
+            return Scope.ROOT;
         }
         if (authorization == null) {
-            return false;
+            return null;
         }
         int space = authorization.indexOf(' ');
         if (space <= 0) {
-            return false;
+            return null;
         }
         String scheme = authorization.substring(0, space).toLowerCase(Locale.ROOT);
         String credential = authorization.substring(space + 1).trim();
         return switch (scheme) {
-            case "bearer" -> tokenMatches(credential.getBytes(StandardCharsets.UTF_8));
-            case "basic" -> userMatches(credential);
-            default -> false;
+            case "bearer" -> tokenScope(credential.getBytes(StandardCharsets.UTF_8));
+            case "basic" -> userScope(credential);
+            default -> null;
         };
     }
 
-    private boolean tokenMatches(byte[] given) {
-        boolean found = false;
-        for (String token : config.tokens().keySet()) {
-            found |= MessageDigest.isEqual(given, token.getBytes(StandardCharsets.UTF_8));
+    private Scope tokenScope(byte[] given) {
+        Scope found = null;
+        for (Map.Entry<String, Scope> token : config.tokens().entrySet()) {
+            if (MessageDigest.isEqual(given, token.getKey().getBytes(StandardCharsets.UTF_8))) {
+                found = token.getValue();
+            }
         }
         return found;
     }
 
-    private boolean userMatches(String base64) {
+    private Scope userScope(String base64) {
         String decoded;
         try {
             decoded = new String(Base64.getDecoder().decode(base64), StandardCharsets.UTF_8);
         } catch (IllegalArgumentException notBase64) {
-            return false;
+            return null;
         }
         int colon = decoded.indexOf(':');
         if (colon <= 0) {
-            return false;
+            return null;
         }
         byte[] password = decoded.substring(colon + 1).getBytes(StandardCharsets.UTF_8);
-        boolean found = false;
+        Scope found = null;
         for (Map.Entry<String, ServerConfig.UserCredential> user : config.users().entrySet()) {
             boolean nameMatches = MessageDigest.isEqual(decoded.substring(0, colon).getBytes(StandardCharsets.UTF_8),
                     user.getKey().getBytes(StandardCharsets.UTF_8));
             boolean passwordMatches = MessageDigest.isEqual(password,
                     user.getValue().password().getBytes(StandardCharsets.UTF_8));
-            found |= nameMatches & passwordMatches;
+            if (nameMatches & passwordMatches) {
+                found = user.getValue().scope();
+            }
         }
         return found;
     }

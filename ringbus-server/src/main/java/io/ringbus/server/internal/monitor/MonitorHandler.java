@@ -16,6 +16,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.ringbus.core.Scope;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,8 +25,11 @@ import java.util.Set;
 
 /**
  * Answers monitoring requests, on the monitor's event loop (never a NATS I/O thread). Read-only:
- * GET and HEAD, anything else is 405. With credentials configured every path needs one (401 with
- * {@code WWW-Authenticate} otherwise).
+ * GET and HEAD, anything else is 405. With credentials configured every path but
+ * {@code /healthz} (which reveals nothing) needs one (401 with {@code WWW-Authenticate}
+ * otherwise), and a credential sees only what its scope may: {@code /connz} and {@code /subsz}
+ * list only clients and subscriptions of its scope and below; the dashboard, {@code /dashz} and
+ * {@code /metrics} (pattern tags, subjects of blocked handlers) need a ROOT credential (403 otherwise).
  *
  * <pre>
  * /            the dashboard page          text/html
@@ -44,6 +48,8 @@ final class MonitorHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     /** Paths counted in {@code http_req_stats}, as nats-server counts them. */
     private static final Set<String> COUNTED = Set.of("/", "/varz", "/connz", "/subsz", "/healthz", "/metrics",
             "/dashz");
+    /** Paths that show subjects or pattern tags of every scope. */
+    private static final Set<String> ROOT_ONLY = Set.of("/", "/index.html", "/dashz", "/metrics");
 
     private final MonitorView view;
     private final MonitorAuth auth;
@@ -69,24 +75,30 @@ final class MonitorHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             send(ctx, request, response, keepAlive);
             return;
         }
-        if (!auth.allows(request.headers().get(HttpHeaderNames.AUTHORIZATION))) {
+        QueryStringDecoder query = new QueryStringDecoder(request.uri());
+        String path = query.path();
+        if (path.length() > 1 && path.endsWith("/")) {
+            path = path.substring(0, path.length() - 1);
+        }
+        Scope viewer = path.equals("/healthz") ? Scope.PUBLIC
+                : auth.scopeOf(request.headers().get(HttpHeaderNames.AUTHORIZATION));
+        if (viewer == null) {
             FullHttpResponse response = text(HttpResponseStatus.UNAUTHORIZED, "credentials required\n");
             response.headers().add(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"ringbus\"");
             response.headers().add(HttpHeaderNames.WWW_AUTHENTICATE, "Basic realm=\"ringbus\", charset=\"UTF-8\"");
             send(ctx, request, response, keepAlive);
             return;
         }
-        QueryStringDecoder query = new QueryStringDecoder(request.uri());
-        String path = query.path();
-        if (path.length() > 1 && path.endsWith("/")) {
-            path = path.substring(0, path.length() - 1);
+        if (viewer != Scope.ROOT && ROOT_ONLY.contains(path)) {
+            send(ctx, request, text(HttpResponseStatus.FORBIDDEN, path + " needs a ROOT credential\n"), keepAlive);
+            return;
         }
         if (COUNTED.contains(path)) {
             view.requestCounts.merge(path, 1L, Long::sum);
         }
         FullHttpResponse response;
         try {
-            response = route(path, query, request);
+            response = route(path, query, request, viewer);
         } catch (IllegalArgumentException badParameter) {
             response = json(HttpResponseStatus.BAD_REQUEST, "{\"error\":" + quoted(badParameter.getMessage()) + "}");
         } catch (RuntimeException e) {
@@ -96,13 +108,13 @@ final class MonitorHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         send(ctx, request, response, keepAlive);
     }
 
-    private FullHttpResponse route(String path, QueryStringDecoder query, FullHttpRequest request) {
+    private FullHttpResponse route(String path, QueryStringDecoder query, FullHttpRequest request, Scope viewer) {
         return switch (path) {
             case "/", "/index.html" -> response(HttpResponseStatus.OK, "text/html; charset=utf-8",
                     Unpooled.wrappedBuffer(dashboard));
             case "/varz" -> json(HttpResponseStatus.OK, Varz.write(view));
-            case "/connz" -> json(HttpResponseStatus.OK, Connz.write(view, query));
-            case "/subsz" -> json(HttpResponseStatus.OK, Subsz.write(view, query));
+            case "/connz" -> json(HttpResponseStatus.OK, Connz.write(view, query, viewer));
+            case "/subsz" -> json(HttpResponseStatus.OK, Subsz.write(view, query, viewer));
             case "/healthz" -> json(HttpResponseStatus.OK, "{\"status\":\"ok\"}");
             case "/dashz" -> json(HttpResponseStatus.OK, Dashz.write(view));
             case "/metrics" -> metrics(request.headers().get(HttpHeaderNames.ACCEPT));

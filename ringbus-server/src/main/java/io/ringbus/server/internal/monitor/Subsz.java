@@ -1,6 +1,7 @@
 package io.ringbus.server.internal.monitor;
 
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.ringbus.core.Scope;
 import io.ringbus.core.BrokerStats;
 import io.ringbus.server.internal.ConnectionInfo;
 
@@ -30,7 +31,7 @@ final class Subsz {
     }
 
     /** @throws IllegalArgumentException naming a bad parameter (answered with 400) */
-    static String write(MonitorView view, QueryStringDecoder query) {
+    static String write(MonitorView view, QueryStringDecoder query, Scope viewer) {
         boolean withSubs = Query.flag(query, "subs");
         int offset = Query.integer(query, "offset", 0);
         int limit = Query.integer(query, "limit", Connz.DEFAULT_LIMIT);
@@ -50,7 +51,9 @@ final class Subsz {
         if (withSubs) {
             List<ConnectionInfo.SubscriptionInfo> subs = new ArrayList<>();
             for (ConnectionInfo connection : view.server.connections(true)) {
-                subs.addAll(connection.subscriptions());
+                if (viewer.includes(connection.scope())) {
+                    subs.addAll(connection.subscriptions());
+                }
             }
             subs.sort(Comparator.comparingLong(ConnectionInfo.SubscriptionInfo::cid)
                     .thenComparingLong(ConnectionInfo.SubscriptionInfo::id));
@@ -62,7 +65,7 @@ final class Subsz {
             json.endArray();
         }
         json.name("ringbus").beginObject().name("patterns").beginArray();
-        for (PatternTotals p : patterns(broker, MAX_PATTERNS)) {
+        for (PatternTotals p : patterns(broker, MAX_PATTERNS, viewer)) {
             json.beginObject().field("pattern", p.pattern).field("subscriptions", p.subscriptions)
                     .field("pending", p.pending).field("delivered", p.delivered).field("dropped", p.dropped)
                     .endObject();
@@ -93,9 +96,12 @@ final class Subsz {
     }
 
     /** @return at most {@code max} patterns, most pending first, then most delivered */
-    static List<PatternTotals> patterns(BrokerStats broker, int max) {
+    static List<PatternTotals> patterns(BrokerStats broker, int max, Scope viewer) {
         Map<String, PatternTotals> byPattern = new HashMap<>();
         for (BrokerStats.SubscriptionStats s : broker.subscriptions()) {
+            if (!viewer.includes(s.scope())) {
+                continue;
+            }
             PatternTotals totals = byPattern.computeIfAbsent(s.pattern(), PatternTotals::new);
             totals.subscriptions++;
             totals.pending += s.pending();
