@@ -43,16 +43,21 @@ class MonitorAccessTest {
     @Test
     void withCredentialsConfiguredEveryEndpointRequiresOne() {
         server = ServerUnderTest.start(c -> c.monitorPort(0).token("s3cr3t", Scope.PUBLIC)
-                .user("alice", "wonderland", Scope.PRIVATE));
+                .token("r00t", Scope.ROOT).user("alice", "wonderland", Scope.PRIVATE));
         MonitorClient monitor = new MonitorClient(server.monitorPort());
-        for (String path : new String[] {"/", "/varz", "/connz", "/subsz", "/healthz", "/metrics", "/dashz"}) {
+        for (String path : new String[] {"/", "/varz", "/connz", "/subsz", "/metrics", "/dashz"}) {
             HttpResponse<String> anonymous = monitor.get(path);
             assertThat(anonymous.statusCode()).as(path).isEqualTo(401);
             assertThat(anonymous.headers().allValues("www-authenticate"))
                     .anySatisfy(v -> assertThat(v).startsWith("Basic realm="))
                     .anySatisfy(v -> assertThat(v).startsWith("Bearer realm="));
-            assertThat(monitor.get(path, "Authorization", "Bearer s3cr3t").statusCode()).as(path).isEqualTo(200);
+            assertThat(monitor.get(path, "Authorization", "Bearer r00t").statusCode()).as(path).isEqualTo(200);
+            // Pattern tags and subjects of every scope: ROOT only.
+            boolean rootOnly = path.equals("/") || path.equals("/metrics") || path.equals("/dashz");
+            assertThat(monitor.get(path, "Authorization", "Bearer s3cr3t").statusCode()).as(path)
+                    .isEqualTo(rootOnly ? 403 : 200);
         }
+        assertThat(monitor.get("/healthz").statusCode()).as("/healthz reveals nothing: no credentials").isEqualTo(200);
         assertThat(monitor.get("/varz", "Authorization", "Bearer s3cr3").statusCode()).isEqualTo(401);
         assertThat(monitor.get("/varz", "Authorization", "Bearer s3cr3tt").statusCode()).isEqualTo(401);
         assertThat(monitor.get("/varz", "Authorization", basic("alice", "wonderland")).statusCode()).isEqualTo(200);

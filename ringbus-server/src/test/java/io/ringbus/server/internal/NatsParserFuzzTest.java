@@ -389,7 +389,21 @@ class NatsParserFuzzTest {
                 int start = in.readerIndex();
                 int lf = lineFeed();
                 int end = lf > start && in.getByte(lf - 1) == '\r' ? lf - 1 : lf;
-                return in.toString(start, end - start, StandardCharsets.UTF_8).trim().split("[ \t]+");
+                // Tokens are byte strings, each decoded one to one (SubjectCodec), never the line as a whole.
+                byte[] line = new byte[end - start];
+                in.getBytes(start, line);
+                java.util.List<String> args = new java.util.ArrayList<>();
+                int from = -1;
+                for (int i = 0; i <= line.length; i++) {
+                    boolean space = i == line.length || line[i] == ' ' || line[i] == '\t';
+                    if (!space && from < 0) {
+                        from = i;
+                    } else if (space && from >= 0) {
+                        args.add(SubjectCodec.decode(line, from, i));
+                        from = -1;
+                    }
+                }
+                return args.toArray(new String[0]);
             }
 
             /** The slice must be the input bytes at {@code at}: a view of the input, not something else. */

@@ -27,6 +27,7 @@ class OutboundEncodingTest {
         EmbeddedChannel channel = new EmbeddedChannel();
         ServerCounters counters = new ServerCounters();
         Outbound outbound = new Outbound(channel, counters, new ConnectionStats(), 1 << 20, 1_000_000_000L, () -> { });
+        outbound.headersSupported(true);
         byte[] sid = "42".getBytes(StandardCharsets.US_ASCII);
         String big = "x".repeat(12_345);
         outbound.enqueue(Message.of("a.b", null, Headers.EMPTY, "hello".getBytes(StandardCharsets.UTF_8)), sid);
