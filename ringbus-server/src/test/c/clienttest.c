@@ -440,8 +440,14 @@ static int odd_subjects(void) {
     for (int i = 0; i < 3; i++)
         CHECK(natsConnection_PublishString(nc, odd[i], odd[i]));
     natsStatus s = natsConnection_FlushTimeout(nc, WAIT_MS);
-    if (s != NATS_OK)
-        return fail("connection lost after odd subjects: %s", natsStatus_GetText(s));
+    if (s != NATS_OK) {
+        const char *last = NULL;
+        natsConnection_GetLastError(nc, &last);
+        fail("connection lost after odd subjects: %s (last error: %s)", natsStatus_GetText(s), last ? last : "none");
+        natsSubscription_Destroy(all);
+        natsConnection_Destroy(nc);
+        return 1;
+    }
     if (counter_get(&errors) != 0)
         return fail("server reported %s", natsStatus_GetText(errors.last_error));
     int rc = expect_msg(all, "a.*", "a.*");

@@ -494,7 +494,7 @@ func oddSubjects() error {
 		}
 	}
 	if err := nc.FlushTimeout(waitTimeout); err != nil {
-		return fmt.Errorf("connection lost after odd subjects: %w", err)
+		return fmt.Errorf("connection lost after odd subjects: %w (last error: %v)", err, nc.LastError())
 	}
 	select {
 	case err := <-errs:
