@@ -8,14 +8,23 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * One contract for every NATS client library in another language: a client test program of ours
@@ -130,6 +139,46 @@ abstract class NatsClientContractTest {
     void subscriberThatStopsReadingIsDroppedWhileAHealthyOneGetsEverything() throws Exception {
         passes("slow-consumer-server");
         assertThat(server.stats().slowConsumers()).as("slow consumers dropped").isEqualTo(1);
+    }
+
+    /**
+     * The program itself is checked against the reference: every case but reconnect (which needs
+     * a restart) passes against a real nats-server (max_pending 1 MiB, write deadline 2 s, so
+     * that its slow consumer is cut off too). Skipped without {@code /usr/sbin/nats-server}.
+     */
+    @Test
+    void everyCaseAlsoPassesAgainstNatsServer(@TempDir Path dir) throws Exception {
+        Path natsServer = Path.of("/usr/sbin/nats-server");
+        assumeTrue(Files.isExecutable(natsServer), natsServer + " is not installed");
+        Path natsConfig = dir.resolve("nats.conf");
+        Files.writeString(natsConfig, "max_payload: 65536\nmax_pending: 1048576\nwrite_deadline: \"2s\"\n");
+        int port;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        Process nats = new ProcessBuilder(natsServer.toString(), "-a", "127.0.0.1", "-p", String.valueOf(port), "-c",
+                natsConfig.toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        try {
+            Await.until("nats-server accepts connections on " + port, () -> {
+                try (Socket probe = new Socket()) {
+                    probe.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
+                    return true;
+                } catch (IOException notYet) {
+                    return false;
+                }
+            });
+            for (String caseName : List.of("pubsub", "wildcards", "queue-groups", "request-reply", "no-responders",
+                    "headers", "drain", "odd-subjects", "slow-consumer-client", "slow-consumer-server")) {
+                ClientProgram.Result result = ClientProgram.run(command("nats://127.0.0.1:" + port, caseName), MODULE,
+                        Map.of(), CASE_TIMEOUT, line -> { });
+                assertThat(result.output().lines()).as("against nats-server, output of %s:%n%s", caseName,
+                        result.output()).contains("PASS " + caseName);
+            }
+        } finally {
+            nats.destroy();
+            nats.waitFor(10, TimeUnit.SECONDS);
+        }
     }
 
     private void passes(String caseName) throws Exception {
