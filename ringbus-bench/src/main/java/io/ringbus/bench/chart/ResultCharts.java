@@ -141,7 +141,9 @@ public final class ResultCharts {
     }
 
     private static SvgBarChart network(Map<?, ?> doc) {
-        SvgBarChart chart = new SvgBarChart("ringbus-server vs nats-server over TCP (jnats clients)", List.of(jvm(doc)));
+        SvgBarChart chart = new SvgBarChart("ringbus-server vs nats-server over TCP (" + str(doc, "client") + " clients)",
+                List.of(jvm(doc)));
+        goComparison(chart, map(doc, "goComparison"));
         Map<?, ?> comparison = map(doc, "comparison");
         if (!comparison.isEmpty()) {
             List<?> servers = list(comparison, "servers");
@@ -181,6 +183,96 @@ public final class ResultCharts {
             }
         }
         return chart;
+    }
+
+    /** The Go client's panels: throughput and latency per case, or per case throughput against cores. */
+    private static void goComparison(SvgBarChart chart, Map<?, ?> go) {
+        List<?> results = list(go, "results");
+        if (results.isEmpty()) {
+            return;
+        }
+        List<String> servers = new ArrayList<>();
+        List<String> cases = new ArrayList<>();
+        List<Double> cores = new ArrayList<>();
+        for (Object o : results) {
+            Map<?, ?> r = (Map<?, ?>) o;
+            if (!servers.contains(str(r, "server"))) {
+                servers.add(str(r, "server"));
+            }
+            if (!cases.contains(str(r, "case"))) {
+                cases.add(str(r, "case"));
+            }
+            if (!cores.contains(num(r, "cores"))) {
+                cores.add(num(r, "cores"));
+            }
+        }
+        String[] series = servers.toArray(String[]::new);
+        String baseline = str(go, "baseline");
+        if (cores.size() > 1) {
+            for (String c : cases) {
+                SvgBarChart.Panel panel = chart.panel("nats.go " + c + ": deliveries per second against the server's CPUs"
+                        + " (taskset; * = natsload shared them)", series);
+                for (double k : cores) {
+                    double[] values = new double[series.length];
+                    String label = String.format(Locale.ROOT, "%.0f %s", k, k == 1 ? "core" : "cores");
+                    String note = null;
+                    for (Object o : results) {
+                        Map<?, ?> r = (Map<?, ?>) o;
+                        if (str(r, "case").equals(c) && num(r, "cores") == k) {
+                            int s = servers.indexOf(str(r, "server"));
+                            values[s] = verified(r) ? num(r, "medianDeliveriesPerSecond") : Double.NaN;
+                            if (Boolean.TRUE.equals(r.get("sharedCpus"))) {
+                                label = String.format(Locale.ROOT, "%.0f cores*", k);
+                            }
+                            if (s == 0 && r.get("ratioToBaseline") instanceof Double ratio && !series[0].equals(baseline)) {
+                                note = String.format(Locale.ROOT, "%.2fx %s", ratio, baseline);
+                            }
+                        }
+                    }
+                    panel.row(label, values);
+                    if (note != null) {
+                        panel.note(note);
+                    }
+                }
+            }
+            return;
+        }
+        SvgBarChart.Panel throughput = null;
+        SvgBarChart.Panel latency = null;
+        for (String c : cases) {
+            double[] values = new double[series.length];
+            String note = null;
+            boolean isLatency = false;
+            for (Object o : results) {
+                Map<?, ?> r = (Map<?, ?>) o;
+                if (str(r, "case").equals(c)) {
+                    isLatency = Boolean.TRUE.equals(r.get("latency"));
+                    int s = servers.indexOf(str(r, "server"));
+                    values[s] = !verified(r) ? Double.NaN
+                            : isLatency ? num(r, "medianP99Micros") : num(r, "medianDeliveriesPerSecond");
+                    if (s == 0 && r.get("ratioToBaseline") instanceof Double ratio && !series[0].equals(baseline)) {
+                        note = String.format(Locale.ROOT, "%.2fx %s", ratio, baseline);
+                    }
+                }
+            }
+            SvgBarChart.Panel panel;
+            if (isLatency) {
+                if (latency == null) {
+                    latency = chart.panel("nats.go: p99 latency in microseconds (lower is better)", series);
+                }
+                panel = latency;
+            } else {
+                if (throughput == null) {
+                    throughput = chart.panel(String.format(Locale.ROOT, "nats.go: deliveries per second, median of %.0f"
+                            + " runs (higher is better; pub only: published)", num(go, "runs")), series);
+                }
+                panel = throughput;
+            }
+            panel.row(c, values);
+            if (note != null) {
+                panel.note(note);
+            }
+        }
     }
 
     private static SvgBarChart outbox(Map<?, ?> doc) {
