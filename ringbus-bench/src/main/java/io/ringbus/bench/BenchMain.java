@@ -3,6 +3,8 @@ package io.ringbus.bench;
 import io.ringbus.bench.blocking.BlockingCommand;
 import io.ringbus.bench.chart.ChartCommand;
 import io.ringbus.bench.network.NetworkCommand;
+import io.ringbus.bench.network.SoakCommand;
+import io.ringbus.bench.network.SubsCommand;
 import io.ringbus.bench.outbox.OutboxCommand;
 import io.ringbus.bench.seed.SeedCommand;
 import picocli.CommandLine;
@@ -17,6 +19,9 @@ import picocli.CommandLine.Command;
  * java -jar ringbus-bench.jar seed --rounds 10
  * java -jar ringbus-bench.jar blocking --duration 10s
  * java -jar ringbus-bench.jar network --runs 3
+ * java -jar ringbus-bench.jar network --client go --cores 1,2
+ * java -jar ringbus-bench.jar subs --counts 10000,100000
+ * java -jar ringbus-bench.jar soak --duration 3m
  * java -jar ringbus-bench.jar outbox --only THROUGHPUT
  * java -jar ringbus-bench.jar jmh PublishBenchmark -prof gc
  * java -jar ringbus-bench.jar chart bench-results/seed.json
@@ -24,7 +29,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "ringbus-bench",
         description = "Runs ringbus side by side with its peers and prints the numbers.",
-        subcommands = {SeedCommand.class, BlockingCommand.class, NetworkCommand.class, OutboxCommand.class,
+        subcommands = {SeedCommand.class, BlockingCommand.class, NetworkCommand.class, SubsCommand.class, SoakCommand.class,
+                OutboxCommand.class,
                 JmhCommand.class, ChartCommand.class})
 public final class BenchMain implements Runnable {
     @CommandLine.Spec
@@ -58,6 +64,6 @@ public final class BenchMain implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required: seed, blocking, network, outbox, jmh or chart");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required: seed, blocking, network, subs, soak, outbox, jmh or chart");
     }
 }

@@ -103,6 +103,36 @@ public final class JsonWriter {
         return this;
     }
 
+    /**
+     * Writes a value as {@link JsonReader#parse} returns it, so that a parsed document can be
+     * embedded in another.
+     *
+     * @param parsed a {@code Map} with string keys, {@code List}, {@code String}, {@code Double},
+     *               {@code Boolean} or {@code null}
+     * @return this writer
+     * @throws IllegalArgumentException naming the type of anything else
+     */
+    public JsonWriter parsedValue(Object parsed) {
+        switch (parsed) {
+            case null -> nullValue();
+            case java.util.Map<?, ?> map -> {
+                beginObject();
+                map.forEach((k, v) -> name(String.valueOf(k)).parsedValue(v));
+                endObject();
+            }
+            case java.util.List<?> list -> {
+                beginArray();
+                list.forEach(this::parsedValue);
+                endArray();
+            }
+            case String s -> value(s);
+            case Double d -> value(d.doubleValue());
+            case Boolean b -> value(b.booleanValue());
+            default -> throw new IllegalArgumentException("not a parsed JSON value: type=" + parsed.getClass().getName());
+        }
+        return this;
+    }
+
     /** @return this writer, after writing {@code null} */
     public JsonWriter nullValue() {
         beforeValue();

@@ -71,8 +71,10 @@ public final class ResultCharts {
             case "blocking" -> blocking(map);
             case "network" -> network(map);
             case "outbox" -> outbox(map);
+            case "subs" -> subs(map);
+            case "soak" -> soak(map);
             default -> throw new IllegalArgumentException(
-                    "not a ringbus-bench result (seed, blocking, network or outbox): scenario=" + scenario);
+                    "not a ringbus-bench result (seed, blocking, network, subs, soak or outbox): scenario=" + scenario);
         };
         if (chart.isEmpty()) {
             throw new IllegalArgumentException("the result has no rows to draw: scenario=" + scenario);
@@ -141,7 +143,9 @@ public final class ResultCharts {
     }
 
     private static SvgBarChart network(Map<?, ?> doc) {
-        SvgBarChart chart = new SvgBarChart("ringbus-server vs nats-server over TCP (jnats clients)", List.of(jvm(doc)));
+        SvgBarChart chart = new SvgBarChart("ringbus-server vs nats-server over TCP (" + str(doc, "client") + " clients)",
+                List.of(jvm(doc)));
+        goComparison(chart, map(doc, "goComparison"));
         Map<?, ?> comparison = map(doc, "comparison");
         if (!comparison.isEmpty()) {
             List<?> servers = list(comparison, "servers");
@@ -179,6 +183,173 @@ public final class ResultCharts {
                 panel.row(str(r, "server"), failed ? Double.NaN : num(r, "unloadedPublishedPerSecond"),
                         failed ? Double.NaN : num(r, "overloadPublishedPerSecond"));
             }
+        }
+        return chart;
+    }
+
+    /** The Go client's panels: throughput and latency per case, or per case throughput against cores. */
+    private static void goComparison(SvgBarChart chart, Map<?, ?> go) {
+        List<?> results = list(go, "results");
+        if (results.isEmpty()) {
+            return;
+        }
+        List<String> servers = new ArrayList<>();
+        List<String> cases = new ArrayList<>();
+        List<Double> cores = new ArrayList<>();
+        for (Object o : results) {
+            Map<?, ?> r = (Map<?, ?>) o;
+            if (!servers.contains(str(r, "server"))) {
+                servers.add(str(r, "server"));
+            }
+            if (!cases.contains(str(r, "case"))) {
+                cases.add(str(r, "case"));
+            }
+            if (!cores.contains(num(r, "cores"))) {
+                cores.add(num(r, "cores"));
+            }
+        }
+        String[] series = servers.toArray(String[]::new);
+        String baseline = str(go, "baseline");
+        if (cores.size() > 1) {
+            for (String c : cases) {
+                SvgBarChart.Panel panel = chart.panel("nats.go " + c + ": deliveries per second against the server's CPUs"
+                        + " (taskset; * = natsload shared them)", series);
+                for (double k : cores) {
+                    double[] values = new double[series.length];
+                    String label = String.format(Locale.ROOT, "%.0f %s", k, k == 1 ? "core" : "cores");
+                    String note = null;
+                    for (Object o : results) {
+                        Map<?, ?> r = (Map<?, ?>) o;
+                        if (str(r, "case").equals(c) && num(r, "cores") == k) {
+                            int s = servers.indexOf(str(r, "server"));
+                            values[s] = verified(r) ? num(r, "medianDeliveriesPerSecond") : Double.NaN;
+                            if (Boolean.TRUE.equals(r.get("sharedCpus"))) {
+                                label = String.format(Locale.ROOT, "%.0f cores*", k);
+                            }
+                            if (s == 0 && r.get("ratioToBaseline") instanceof Double ratio && !series[0].equals(baseline)) {
+                                note = String.format(Locale.ROOT, "%.2fx %s", ratio, baseline);
+                            }
+                        }
+                    }
+                    panel.row(label, values);
+                    if (note != null) {
+                        panel.note(note);
+                    }
+                }
+            }
+            return;
+        }
+        SvgBarChart.Panel throughput = null;
+        SvgBarChart.Panel latency = null;
+        for (String c : cases) {
+            double[] values = new double[series.length];
+            String note = null;
+            boolean isLatency = false;
+            for (Object o : results) {
+                Map<?, ?> r = (Map<?, ?>) o;
+                if (str(r, "case").equals(c)) {
+                    isLatency = Boolean.TRUE.equals(r.get("latency"));
+                    int s = servers.indexOf(str(r, "server"));
+                    values[s] = !verified(r) ? Double.NaN
+                            : isLatency ? num(r, "medianP99Micros") : num(r, "medianDeliveriesPerSecond");
+                    if (s == 0 && r.get("ratioToBaseline") instanceof Double ratio && !series[0].equals(baseline)) {
+                        note = String.format(Locale.ROOT, "%.2fx %s", ratio, baseline);
+                    }
+                }
+            }
+            SvgBarChart.Panel panel;
+            if (isLatency) {
+                if (latency == null) {
+                    latency = chart.panel("nats.go: p99 latency in microseconds (lower is better)", series);
+                }
+                panel = latency;
+            } else {
+                if (throughput == null) {
+                    throughput = chart.panel(String.format(Locale.ROOT, "nats.go: deliveries per second, median of %.0f"
+                            + " runs (higher is better; pub only: published)", num(go, "runs")), series);
+                }
+                panel = throughput;
+            }
+            panel.row(c, values);
+            if (note != null) {
+                panel.note(note);
+            }
+        }
+    }
+
+    private static SvgBarChart subs(Map<?, ?> doc) {
+        SvgBarChart chart = new SvgBarChart("subscriptions: ringbus-server vs nats-server (nats.go clients)", List.of(
+                String.format(Locale.ROOT, "spread over %.0f connections; subscribe, then flush; RSS of the server process",
+                        num(doc, "connections")), jvm(doc)));
+        List<?> servers = list(doc, "servers");
+        String[] names = new String[servers.size()];
+        for (int s = 0; s < names.length; s++) {
+            names[s] = str((Map<?, ?>) servers.get(s), "name");
+        }
+        int steps = 0;
+        for (Object o : servers) {
+            steps = Math.max(steps, list((Map<?, ?>) o, "steps").size());
+        }
+        SvgBarChart.Panel add = chart.panel("milliseconds to add (lower is better; no bar: failed or timed out)", names);
+        SvgBarChart.Panel rss = chart.panel("server RSS in MiB with the subscriptions in place", names);
+        for (int i = 0; i < steps; i++) {
+            double[] addValues = new double[names.length];
+            double[] rssValues = new double[names.length];
+            String label = "";
+            for (int s = 0; s < names.length; s++) {
+                List<?> st = list((Map<?, ?>) servers.get(s), "steps");
+                addValues[s] = Double.NaN;
+                rssValues[s] = Double.NaN;
+                if (i < st.size()) {
+                    Map<?, ?> step = (Map<?, ?>) st.get(i);
+                    label = String.format(Locale.ROOT, "%,.0f subscriptions", num(step, "subscriptions"));
+                    if (step.get("failure") == null) {
+                        addValues[s] = num(step, "addMillis");
+                        rssValues[s] = Math.max(0, num(step, "rssAfterAddMiB"));
+                    }
+                }
+            }
+            add.row(label, addValues);
+            rss.row(label, rssValues);
+        }
+        SvgBarChart.Panel route = chart.panel("routing 1->1 16 B, M msg/s: quiet and while subscriptions churn", "quiet",
+                "churning");
+        for (Object o : servers) {
+            Map<?, ?> r = map((Map<?, ?>) o, "route");
+            boolean ok = Boolean.TRUE.equals(r.get("verified"));
+            route.row(str((Map<?, ?>) o, "name"), ok ? num(r, "quietPerSecond") / 1e6 : Double.NaN,
+                    ok ? num(r, "churnPerSecond") / 1e6 : Double.NaN);
+        }
+        return chart;
+    }
+
+    private static SvgBarChart soak(Map<?, ?> doc) {
+        SvgBarChart chart = new SvgBarChart("soak: mixed load, slow and stuck subscribers, connection churn", List.of(
+                String.format(Locale.ROOT, "%.0f s, ringbus-server -Xmx%s; sampled every second", num(doc, "durationSeconds"),
+                        str(doc, "heap")), jvm(doc)));
+        SvgBarChart.Panel panel = chart.panel("MiB: min, max and last sample", "min", "max", "last");
+        for (Object o : list(doc, "servers")) {
+            Map<?, ?> server = (Map<?, ?>) o;
+            for (String metric : List.of("heapBytes", "rssKiB")) {
+                double min = Double.NaN;
+                double max = Double.NaN;
+                double last = Double.NaN;
+                for (Object so : list(server, "samples")) {
+                    double v = num((Map<?, ?>) so, metric);
+                    if (Double.isNaN(v) || v < 0) {
+                        continue;
+                    }
+                    v = metric.equals("heapBytes") ? v / 1048576 : v / 1024;
+                    min = Double.isNaN(min) ? v : Math.min(min, v);
+                    max = Double.isNaN(max) ? v : Math.max(max, v);
+                    last = v;
+                }
+                if (!Double.isNaN(last)) {
+                    panel.row(str(server, "name") + (metric.equals("heapBytes") ? " heap used" : " RSS"), min, max, last);
+                }
+            }
+            panel.note(String.format(Locale.ROOT, "/healthz %.0f/%d, %s", num(server, "healthyAnswers"),
+                    list(server, "samples").size(), Boolean.TRUE.equals(server.get("passed")) ? "PASS" : "FAIL"));
         }
         return chart;
     }

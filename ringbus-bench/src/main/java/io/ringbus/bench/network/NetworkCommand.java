@@ -28,10 +28,14 @@ import java.util.concurrent.Callable;
  * run lost, duplicated or reordered a message or timed out, 1 when a server could not be run.
  */
 @Command(name = "network",
-        description = "ringbus-server vs nats-server over TCP with jnats (1->1, 1->4, 1->1 1 KiB, 4->1), then overload runs.")
+        description = "ringbus-server vs nats-server over TCP with jnats (1->1, 1->4, 1->1 1 KiB, 4->1) and/or the Go"
+                + " client (natsload: nats-bench's cases, latency, a cores sweep), then overload runs.")
 public final class NetworkCommand implements Callable<Integer> {
     /** Which parts to run. */
     enum Part { COMPARE, OVERLOAD, ALL }
+
+    /** Which client drives the comparison. */
+    enum Client { JNATS, GO, BOTH }
 
     @Spec
     CommandSpec spec;
@@ -96,6 +100,40 @@ public final class NetworkCommand implements Callable<Integer> {
     @Option(names = "--work-dir", description = "where server logs and config files go (default: a new temp directory)")
     Path workDir;
 
+    @Option(names = "--client", description = "comparison client: JNATS (in this JVM), GO (natsload, nats.go, its own"
+            + " process) or BOTH (default: ${DEFAULT-VALUE})", converter = ClientConverter.class)
+    Client client = Client.JNATS;
+
+    @Option(names = "--cores", split = ",", description = "Go client: cores sweep, the server pinned to CPUs 0..k-1 with"
+            + " taskset for each k (e.g. 1,2,4,8), natsload on the others; runs the sweep cases (pairs, 1->N, N->1)")
+    List<Integer> cores = new ArrayList<>();
+
+    @Option(names = "--fan", description = "Go client: N in 1->N, N->1 and N pairs (default: ${DEFAULT-VALUE})")
+    int fan = 4;
+
+    @Option(names = "--go-cases", split = ",", description = "Go client: subset of the case ids (pub16, 1x1x16, 1xNx16,"
+            + " Nx1x16, pairsNx16, the same with 1024, reqrep, latency; sweep: pairs1x16, pairs2x16, ...)")
+    List<String> goCaseIds = new ArrayList<>();
+
+    @Option(names = "--go-messages", description = "Go client: messages per run at 16 B (default: ${DEFAULT-VALUE})")
+    long goMessages = 1_000_000;
+
+    @Option(names = "--go-large-messages", description = "Go client: messages per run at 1 KiB (default: ${DEFAULT-VALUE})")
+    long goLargeMessages = 200_000;
+
+    @Option(names = "--requests", description = "Go client: request/reply round trips per run (default: ${DEFAULT-VALUE})")
+    long requests = 20_000;
+
+    @Option(names = "--latency-rate", description = "Go client: one-way latency, messages/s (default: ${DEFAULT-VALUE})")
+    int latencyRate = 10_000;
+
+    @Option(names = "--latency-duration", converter = HumanDurationConverter.class,
+            description = "Go client: one-way latency, how long (default: 5s)")
+    Duration latencyDuration = Duration.ofSeconds(5);
+
+    @Option(names = "--natsload", description = "the natsload binary (default: target/natsload beside this jar; bin/bench builds it)")
+    Path natsload;
+
     @Option(names = "--json", description = "also write the results as JSON to this file, and as an SVG chart beside it (.svg for .json)")
     Path json;
 
@@ -113,6 +151,14 @@ public final class NetworkCommand implements Callable<Integer> {
         return chosen;
     }
 
+    /** Reads {@code --client} in any case. */
+    static final class ClientConverter implements picocli.CommandLine.ITypeConverter<Client> {
+        @Override
+        public Client convert(String value) {
+            return Client.valueOf(value.toUpperCase(Locale.ROOT));
+        }
+    }
+
     /** Creates the command; picocli fills in the options. */
     public NetworkCommand() {
     }
@@ -123,7 +169,34 @@ public final class NetworkCommand implements Callable<Integer> {
         List<NetworkCase> cases;
         JnatsWorkload workload;
         ServerBinaries binaries;
+        NatsLoad load = null;
+        List<GoCase> goCases = List.of();
+        List<CorePlan> plans = List.of(CorePlan.UNPINNED);
+        List<String> notes = new ArrayList<>();
         try {
+            if (!cores.isEmpty() && client == Client.JNATS) {
+                throw new IllegalArgumentException("--cores sweeps the Go client: add --client go (or both): cores=" + cores);
+            }
+            if (fan < 2 || fan > 64) {
+                throw new IllegalArgumentException("fan must be in 2..64: fan=" + fan);
+            }
+            if (client != Client.JNATS) {
+                load = NatsLoad.locate(natsload);
+                goCases = GoCase.select(cores.isEmpty()
+                        ? GoCase.standard(fan, goMessages, goLargeMessages, requests, latencyRate, latencyDuration)
+                        : GoCase.sweep(fan, goMessages), goCaseIds);
+                if (!cores.isEmpty()) {
+                    plans = CorePlan.sweep(cores, Runtime.getRuntime().availableProcessors(), notes);
+                    if (plans.isEmpty()) {
+                        throw new IllegalArgumentException("no core count fits this machine ("
+                                + Runtime.getRuntime().availableProcessors() + " CPUs): cores=" + cores);
+                    }
+                    if (plans.stream().anyMatch(CorePlan::shared)) {
+                        notes.add("natsload shares the server's CPUs where no CPU is left: " + plans.stream()
+                                .filter(CorePlan::shared).map(p -> p.cores() + " cores").toList());
+                    }
+                }
+            }
             for (String name : servers) {
                 ServerKind kind = ServerKind.byName(name);
                 if (!kinds.contains(kind)) {
@@ -148,9 +221,25 @@ public final class NetworkCommand implements Callable<Integer> {
                         + " 127.0.0.1; %d warm-up + %d measured runs per case and server; logs in %s%n",
                 warmup, runs, dir);
         ComparisonReport comparison = null;
+        GoReport go = null;
         OverloadReport overload = null;
         try {
-            if (only != Part.OVERLOAD) {
+            if (only != Part.OVERLOAD && client != Client.JNATS) {
+                System.out.println("Go client: natsload " + load.binary() + " (nats.go), its own process");
+                notes.forEach(n -> System.out.println("  note: " + n));
+                GoComparison runner = new GoComparison(binaries, load, warmup, runs, ringbusHeap, ringbusJvmArgs,
+                        timeout, dir, System.out);
+                go = new GoReport(warmup, runs, notes, runner.run(kinds, plans, goCases));
+                System.out.println();
+                System.out.print(go.table());
+                String sweep = go.sweepTable();
+                if (!sweep.isEmpty()) {
+                    System.out.println();
+                    System.out.print(sweep);
+                }
+                notes.forEach(n -> System.out.println("note: " + n));
+            }
+            if (only != Part.OVERLOAD && client != Client.GO) {
                 NetworkComparison runner = new NetworkComparison(binaries, workload, warmup, runs, ringbusHeap,
                         ringbusJvmArgs, ringbusConfig, dir, System.out);
                 comparison = new ComparisonReport(warmup, runs, runner.run(kinds, cases));
@@ -173,12 +262,25 @@ public final class NetworkCommand implements Callable<Integer> {
             System.err.println("FAILED: " + e.getMessage());
             return 1;
         }
-        boolean passed = (comparison == null || comparison.passed()) && (overload == null || overload.passed());
+        boolean passed = (comparison == null || comparison.passed()) && (overload == null || overload.passed())
+                && (go == null || go.passed());
         if (json != null) {
             JsonWriter out = new JsonWriter().beginObject();
             out.name("scenario").value("network");
             jvm.writeMembers(out);
-            out.name("client").value("jnats");
+            out.name("client").value(switch (client) {
+                case JNATS -> "jnats";
+                case GO -> "nats.go";
+                case BOTH -> "jnats, nats.go";
+            });
+            out.name("goComparison");
+            if (go == null) {
+                out.nullValue();
+            } else {
+                out.beginObject();
+                go.writeMembers(out);
+                out.endObject();
+            }
             out.name("comparison");
             if (comparison == null) {
                 out.nullValue();

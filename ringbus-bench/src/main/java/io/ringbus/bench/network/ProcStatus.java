@@ -19,6 +19,14 @@ final class ProcStatus {
         return field(pid, "VmHWM:");
     }
 
+    /**
+     * @param pid a process id
+     * @return its resident set size now (VmRSS) in KiB, or -1 when not readable
+     */
+    static long rssKiB(long pid) {
+        return field(pid, "VmRSS:");
+    }
+
     private static long field(long pid, String name) {
         try {
             for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"),

@@ -40,28 +40,43 @@ public enum ServerKind {
     }
 
     /**
-     * The command that starts this server on 127.0.0.1.
+     * The command that starts this server on 127.0.0.1, its monitoring port on a free loopback
+     * port (never the default 8222, which another server may hold).
      *
-     * @param binaries where java, the ringbus-server jar and nats-server are
-     * @param port     the port to listen on
-     * @param heap     ringbus-server's {@code -Xmx} value, e.g. {@code 1g}; ignored for nats-server
-     * @param jvmArgs  extra JVM options for ringbus-server (e.g. JFR); ignored for nats-server
-     * @param config   a configuration file in the server's own format, or {@code null}
-     * @return the command line
+     * @see #command(ServerBinaries, int, int, String, List, Path)
      */
     List<String> command(ServerBinaries binaries, int port, String heap, List<String> jvmArgs, Path config) {
+        return command(binaries, port, EphemeralPorts.pick(), heap, jvmArgs, config);
+    }
+
+    /**
+     * The command that starts this server on 127.0.0.1.
+     *
+     * @param binaries    where java, the ringbus-server jar and nats-server are
+     * @param port        the client port
+     * @param monitorPort the HTTP monitoring port ({@code /varz}, {@code /healthz}, ...) on 127.0.0.1
+     * @param heap        ringbus-server's {@code -Xmx} value, e.g. {@code 1g}; ignored for nats-server
+     * @param jvmArgs     extra JVM options for ringbus-server (e.g. JFR); ignored for nats-server
+     * @param config      a configuration file in the server's own format, or {@code null}
+     * @return the command line
+     */
+    List<String> command(ServerBinaries binaries, int port, int monitorPort, String heap, List<String> jvmArgs,
+                         Path config) {
         List<String> command = new ArrayList<>();
         String portText = Integer.toString(port);
+        String monitorText = Integer.toString(monitorPort);
         if (this == RINGBUS) {
             command.add(binaries.java().toString());
             command.add("-Xmx" + heap.toLowerCase(Locale.ROOT));
             command.addAll(jvmArgs);
-            command.addAll(List.of("-jar", binaries.ringbusJar().toString(), "--host", "127.0.0.1", "--port", portText));
+            command.addAll(List.of("-jar", binaries.ringbusJar().toString(), "--host", "127.0.0.1", "--port", portText,
+                    "--http-port", monitorText));
             if (config != null) {
                 command.addAll(List.of("--config", config.toString()));
             }
         } else {
-            command.addAll(List.of(binaries.natsServer().toString(), "-a", "127.0.0.1", "-p", portText));
+            command.addAll(List.of(binaries.natsServer().toString(), "-a", "127.0.0.1", "-p", portText,
+                    "-m", monitorText));
             if (config != null) {
                 command.addAll(List.of("-c", config.toString()));
             }

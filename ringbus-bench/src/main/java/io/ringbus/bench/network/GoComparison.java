@@ -1,0 +1,125 @@
+package io.ringbus.bench.network;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The Go client's comparison: for each CPU placement, each server in turn runs alone (pinned with
+ * {@code taskset} when the placement says so) and natsload runs every case against it, warm-up
+ * runs first, each run a fresh natsload process with fresh connections and subject.
+ */
+final class GoComparison {
+    private final ServerBinaries binaries;
+    private final NatsLoad load;
+    private final int warmupRuns;
+    private final int runs;
+    private final String ringbusHeap;
+    private final List<String> ringbusJvmArgs;
+    private final Duration timeout;
+    private final Path workDir;
+    private final PrintStream progress;
+
+    /**
+     * @param binaries       the servers
+     * @param load           natsload
+     * @param warmupRuns     unmeasured runs per case, &gt;= 0
+     * @param runs           measured runs per case, &gt;= 1
+     * @param ringbusHeap    ringbus-server's {@code -Xmx}
+     * @param ringbusJvmArgs extra JVM options for ringbus-server
+     * @param timeout        longest one run may take
+     * @param workDir        where logs go
+     * @param progress       one line per run
+     */
+    GoComparison(ServerBinaries binaries, NatsLoad load, int warmupRuns, int runs, String ringbusHeap,
+                 List<String> ringbusJvmArgs, Duration timeout, Path workDir, PrintStream progress) {
+        if (warmupRuns < 0 || runs < 1) {
+            throw new IllegalArgumentException("warmup must be >= 0 and runs >= 1: warmup=" + warmupRuns + ", runs=" + runs);
+        }
+        this.binaries = binaries;
+        this.load = load;
+        this.warmupRuns = warmupRuns;
+        this.runs = runs;
+        this.ringbusHeap = ringbusHeap;
+        this.ringbusJvmArgs = List.copyOf(ringbusJvmArgs);
+        this.timeout = timeout;
+        this.workDir = workDir;
+        this.progress = progress;
+    }
+
+    /**
+     * @param servers the servers, in run order
+     * @param plans   the CPU placements, in run order
+     * @param cases   the cases, in run order
+     * @return one result per placement, server and case, in that nesting order
+     * @throws IOException when a server cannot be started
+     */
+    List<GoResult> run(List<ServerKind> servers, List<CorePlan> plans, List<GoCase> cases)
+            throws IOException, InterruptedException {
+        List<GoResult> results = new ArrayList<>();
+        int serial = 0;
+        for (CorePlan plan : plans) {
+            progress.println("  placement: " + plan.describe());
+            for (ServerKind kind : servers) {
+                int port = EphemeralPorts.pick();
+                List<String> command = plan.pinServer(kind.command(binaries, port, ringbusHeap, ringbusJvmArgs, null));
+                Path log = workDir.resolve(kind.label() + "-" + port + ".log");
+                Path loadLog = workDir.resolve("natsload-" + kind.label() + "-" + port + ".log");
+                progress.println("  " + kind.label() + ": " + String.join(" ", command) + "  (log " + log + ")");
+                List<GoResult> serverResults = new ArrayList<>();
+                try (ServerProcess server = ServerProcess.start(kind.label(), command, port, log, Duration.ofSeconds(30))) {
+                    for (GoCase c : cases) {
+                        serverResults.add(runCase(server, kind, plan, c, serial++, loadLog));
+                    }
+                    long peak = server.peakRssKiB();
+                    for (GoResult r : serverResults) {
+                        results.add(new GoResult(r.server(), r.plan(), r.c(), r.runs(), r.failure(), peak));
+                    }
+                    server.stop();
+                }
+            }
+        }
+        return results;
+    }
+
+    private GoResult runCase(ServerProcess server, ServerKind kind, CorePlan plan, GoCase c, int serial, Path loadLog)
+            throws InterruptedException {
+        List<Map<?, ?>> measured = new ArrayList<>();
+        for (int i = 0; i < warmupRuns + runs; i++) {
+            List<String> args = new ArrayList<>(List.of("-url", server.url(), "-subject",
+                    "go." + serial + "." + c.id() + ".r" + i, "-timeout", timeout.toSeconds() + "s"));
+            args.addAll(c.args());
+            String failure;
+            Map<?, ?> result = null;
+            try {
+                result = load.run(plan.loadCpus(), args, timeout.plusSeconds(30), loadLog);
+                failure = Boolean.TRUE.equals(result.get("verified")) ? null : String.valueOf(result.get("failure"));
+            } catch (IOException e) {
+                failure = e.getMessage();
+            }
+            if (failure != null) {
+                progress.printf(Locale.ROOT, "  %-15s %-22s FAILED: %s%n    %s log, last lines:%n%s%n", kind.label(),
+                        c.label(), failure, kind.label(), server.logTail(5).indent(6).stripTrailing());
+                return new GoResult(kind, plan, c, measured, failure, -1);
+            }
+            boolean isMeasured = i >= warmupRuns;
+            if (isMeasured) {
+                measured.add(result);
+            }
+            String figure = c.latency()
+                    ? String.format(Locale.ROOT, "p50 %8.1f us  p99 %8.1f us", (Double) result.get("p50Micros"),
+                    (Double) result.get("p99Micros"))
+                    : String.format(Locale.ROOT, "%7.2f M msg/s published %7.2f M deliveries/s",
+                    (Double) result.get("publishedPerSecond") / 1e6, (Double) result.get("deliveriesPerSecond") / 1e6);
+            progress.printf(Locale.ROOT, "  %-15s %-22s %-7s %d/%d %s%n", kind.label(), c.label(),
+                    isMeasured ? "run" : "warm-up", isMeasured ? i - warmupRuns + 1 : i + 1,
+                    isMeasured ? runs : warmupRuns, figure);
+        }
+        return new GoResult(kind, plan, c, measured, null, -1);
+    }
+}
