@@ -30,18 +30,18 @@ public final class Headers {
     }
 
     /**
-     * Headers as a NATS client sent them: {@code NATS/1.0[ status][ description]\r\n(Name: value\r\n)*\r\n}.
-     * The block is kept as is (and must not be modified afterwards); lines that are not valid
-     * headers are skipped when the names and values are read, as nats clients do.
+     * Headers as a NATS client sent them, normally {@code NATS/1.0[ status][ description]\r\n(Name: value\r\n)*\r\n}.
+     * The block is kept as is, whatever it holds (and must not be modified afterwards); its first
+     * line is the version line, and the lines after it that are not valid headers are skipped
+     * when the names and values are read, as NATS clients do.
      *
-     * @param block the header block, starting with {@code NATS/1.0}
+     * @param block the header block
      * @return the headers
-     * @throws IllegalArgumentException when the block does not start with {@code NATS/1.0}
+     * @throws IllegalArgumentException when the block is null
      */
     public static Headers fromNatsBlock(byte[] block) {
-        if (block == null || block.length < 8 || !new String(block, 0, 8, StandardCharsets.ISO_8859_1).equals("NATS/1.0")) {
-            throw new IllegalArgumentException("a NATS header block starts with NATS/1.0: block="
-                    + (block == null ? null : new String(block, 0, Math.min(block.length, 32), StandardCharsets.ISO_8859_1)));
+        if (block == null) {
+            throw new IllegalArgumentException("a NATS header block must not be null");
         }
         return new Headers(null, block);
     }
@@ -59,7 +59,8 @@ public final class Headers {
      *         or {@code null} when there is none
      */
     public String status() {
-        if (natsBlock == null) {
+        if (natsBlock == null || natsBlock.length < 8
+                || !new String(natsBlock, 0, 8, StandardCharsets.ISO_8859_1).equals("NATS/1.0")) {
             return null;
         }
         int end = 8;

@@ -47,6 +47,8 @@ final class ForkedServer implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx" + heap, "-XX:MaxDirectMemorySize=" + heap,
+                // The test classpath logs at WARN; the start line (with the ports) is INFO.
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
                 "-cp", System.getProperty("java.class.path"),
                 "io.ringbus.server.RingbusServerMain", "--host", "127.0.0.1", "--port", "0", "--http-port", "0"));
         command.addAll(List.of(args));

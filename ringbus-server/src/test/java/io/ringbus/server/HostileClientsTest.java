@@ -27,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * small heap (issue 9's table), each with a healthy client checked alongside.
  */
 @Timeout(180)
+@SuppressWarnings("try") // jnats' Connection.close() may throw InterruptedException
 class HostileClientsTest {
     private static final String HEAP = "128m";
 

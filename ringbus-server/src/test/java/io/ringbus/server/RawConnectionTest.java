@@ -40,7 +40,7 @@ class RawConnectionTest {
             assertThat(server.stats().authFailures()).isEqualTo(1);
         }
         try (RawClient client = RawClient.connect(server.port())) {
-            client.handshake("{\"auth_token\":\"s3cret\"}");
+            client.handshake("{\"verbose\":false,\"auth_token\":\"s3cret\"}");
             client.assertRoundTrip("fed.ok");
         }
     }
@@ -59,7 +59,7 @@ class RawConnectionTest {
         }
         assertThat(server.stats().authFailures()).isEqualTo(4);
         try (RawClient client = RawClient.connect(server.port())) {
-            client.handshake("{\"user\":\"alice\",\"pass\":\"pw\"}");
+            client.handshake("{\"verbose\":false,\"user\":\"alice\",\"pass\":\"pw\"}");
             client.assertRoundTrip("priv.ok");
         }
     }

@@ -22,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * scope, and a credential sees on the monitor only what its scope may.
  */
 @Timeout(60)
+@SuppressWarnings("try") // jnats' Connection.close() may throw InterruptedException
 class ScopedRepliesTest {
     @Test
     void aPublicSubscriberNeverReceivesTheReplyToAPrivateRequest() throws Exception {

@@ -22,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * subject keeps its round-trip time.
  */
 @Timeout(120)
+@SuppressWarnings("try") // jnats' Connection.close() may throw InterruptedException
 class SlowConsumerIsolationTest {
     private static final Duration WRITE_DEADLINE = Duration.ofSeconds(3);
 

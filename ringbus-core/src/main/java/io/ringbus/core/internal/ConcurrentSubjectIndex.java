@@ -76,8 +76,9 @@ final class ConcurrentSubjectIndex {
 
     /**
      * Returns the route of a subject taken as the bytes it is, as nats-server routes a subject
-     * that is not a valid one (empty tokens, wildcard tokens): its tokens are split on '.' and
-     * a wildcard token matches only subscriptions with a wildcard there. Such routes are not cached.
+     * that is not a valid one (empty tokens, wildcard tokens): its tokens are split on '.'; a
+     * subject with an empty token reaches nobody, and a wildcard token matches only subscriptions
+     * with a wildcard there. Such routes are not cached.
      *
      * @throws IllegalArgumentException when the subject is null or empty
      */
@@ -90,6 +91,12 @@ final class ConcurrentSubjectIndex {
             return routeSlowPath(subject);
         }
         String[] tokens = SubjectPattern.verbatimTokens(subject);
+        for (String token : tokens) {
+            if (token.isEmpty()) {
+                // As nats-server's sublist: a subject with an empty token matches no subscription.
+                return Route.build(scopes.scopeOf(tokens), tokens, List.of(), eventLoops);
+            }
+        }
         return build(tokens, scopes.scopeOf(tokens));
     }
 

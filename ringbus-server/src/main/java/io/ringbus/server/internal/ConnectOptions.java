@@ -2,7 +2,8 @@ package io.ringbus.server.internal;
 
 /**
  * The options a client sends in {@code CONNECT <json>}. Fields absent or {@code null} in the JSON
- * keep their defaults ({@link #DEFAULTS}: everything false/null/0 except {@code echo}); unknown
+ * keep their defaults ({@link #DEFAULTS}: as nats-server, {@code verbose}, {@code pedantic} and
+ * {@code echo} true, everything else false/null/0); unknown
  * fields, and {@code sig}, {@code jwt}, {@code nkey}, are ignored.
  *
  * @param protocol 0 = original protocol, 1 = dynamic cluster info (as in the NATS docs)
@@ -11,9 +12,9 @@ public record ConnectOptions(boolean verbose, boolean pedantic, boolean tlsRequi
                              String user, String pass, String name, String lang, String version,
                              int protocol, boolean echo, boolean headers, boolean noResponders) {
 
-    /** The options of a client that sent an empty object. */
+    /** The options of a client that sent an empty object, or no CONNECT yet (nats-server's defaults). */
     public static final ConnectOptions DEFAULTS =
-        new ConnectOptions(false, false, false, null, null, null, null, null, null, 0, true, false, false);
+        new ConnectOptions(true, true, false, null, null, null, null, null, null, 0, true, false, false);
 
     /** Deepest nesting of skipped objects/arrays accepted, so hostile input cannot exhaust the stack. */
     public static final int MAX_DEPTH = 32;
@@ -51,7 +52,7 @@ public record ConnectOptions(boolean verbose, boolean pedantic, boolean tlsRequi
         }
 
         ConnectOptions connectOptions() {
-            boolean verbose = false, pedantic = false, tlsRequired = false, echo = true, headers = false;
+            boolean verbose = true, pedantic = true, tlsRequired = false, echo = true, headers = false;
             boolean noResponders = false;
             String authToken = null, user = null, pass = null, name = null, lang = null, version = null;
             int protocol = 0;

@@ -52,8 +52,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             Unpooled.directBuffer(6).writeBytes("PONG\r\n".getBytes(StandardCharsets.US_ASCII))).asReadOnly();
     private static final ByteBuf PING = Unpooled.unreleasableBuffer(
             Unpooled.directBuffer(6).writeBytes("PING\r\n".getBytes(StandardCharsets.US_ASCII))).asReadOnly();
-    private static final ByteBuf OK = Unpooled.unreleasableBuffer(
-            Unpooled.directBuffer(5).writeBytes("+OK\r\n".getBytes(StandardCharsets.US_ASCII))).asReadOnly();
+    private static final byte[] OK_BYTES = "+OK\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final long MIN_RETRY_NANOS = 20_000;
     /** How long a closing -ERR may take to write before the socket is closed anyway. */
     private static final long CLOSE_DEADLINE_MILLIS = 1_000;
@@ -84,6 +83,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private boolean closing;
     private boolean counted;
     private boolean paused;
+    /** The +OK of the PUB being retried (after a pause) was sent already. */
+    private boolean pubAcked;
     /** Reading stopped because our own writes (PONG, +OK, -ERR) are not being read by the client. */
     private boolean outputBlocked;
     private long retryNanos = MIN_RETRY_NANOS;
@@ -246,6 +247,22 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             server.inputBuffered.addAndGet(capacity - inputAccounted);
             inputAccounted = capacity;
         }
+        if ((cumulation == null || cumulation.readableBytes() <= SMALL_INPUT) && server.inputOverdraft.get() == this) {
+            server.inputOverdraft.compareAndSet(this, null);
+        }
+    }
+
+    /**
+     * Whether this connection must wait before buffering more of a large incomplete message:
+     * the server-wide input budget is spent and another connection holds the overdraft.
+     */
+    private boolean mustWaitForInputBudget() {
+        if (cumulation == null || cumulation.readableBytes() <= SMALL_INPUT || closing || paused
+                || server.inputBuffered.get() <= server.config.maxInputBuffer()) {
+            return false;
+        }
+        Object holder = server.inputOverdraft.get();
+        return holder != this && !server.inputOverdraft.compareAndSet(null, this);
     }
 
     private void parseInput() {
@@ -261,8 +278,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             }
             accountInput();
         }
-        if (cumulation != null && cumulation.readableBytes() > SMALL_INPUT && !closing && !paused
-                && server.inputBuffered.get() > server.config.maxInputBuffer()) {
+        if (mustWaitForInputBudget()) {
             // Many clients hold large incomplete messages: this one waits until others complete
             // theirs (its data is kept; TCP slows it meanwhile).
             pause(MAX_INPUT_RETRY_NANOS);
@@ -315,6 +331,11 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         } catch (IllegalArgumentException e) {
             LOG.debug("connection {}: bad CONNECT: {}", id, e.getMessage());
             protocolError(ProtocolError.INVALID_CLIENT_PROTOCOL);
+            return;
+        }
+        if (connect.noResponders() && !connect.headers()) {
+            // As nats-server: the 503 status is a header, so no_responders needs headers.
+            protocolError(ProtocolError.NO_RESPONDERS_REQUIRES_HEADERS);
             return;
         }
         if (server.config.authRequired()) {
@@ -383,6 +404,12 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         if (!ready()) {
             return true;
         }
+        if (!options.headers()) {
+            // As nats-server: a client that did not announce headers may not send them; closed without a word.
+            server.counters.protocolErrors.increment();
+            closeQuietly();
+            return true;
+        }
         if (!stalledBy.isEmpty() && stillStalled()) {
             return false;
         }
@@ -398,6 +425,12 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private boolean publish(String subject, String replyTo, Headers headers, byte[] payload, int size) {
         // Not pedantic: subjects are taken as received (empty tokens, wildcards), as nats-server does.
         Client publisher = options.pedantic() ? client : client.verbatim();
+        boolean acked = pubAcked;
+        if (options.verbose() && !acked && wouldAccept(subject)) {
+            // nats-server writes a PUB's +OK before the deliveries it causes (its own echo included).
+            ok();
+            acked = pubAcked = true;
+        }
         try {
             if (replyTo != null && options.noResponders() && options.headers() && !publisher.hasSubscribers(subject)) {
                 if (!mayPublish(subject)) {
@@ -415,24 +448,41 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
                 PUBLISHING.set(null);
             }
             if (!accepted) {
-                pause();
+                pause(); // retried later: pubAcked stays, so the +OK is not sent twice
                 return false;
             }
         } catch (ScopeViolationException e) {
+            pubAcked = false;
             permissionViolation("Publish", e.subject());
             return true;
         } catch (IllegalArgumentException e) {
+            pubAcked = false;
             protocolError(ProtocolError.INVALID_PUBLISH_SUBJECT);
+            if (!acked) {
+                ok(); // nats-server acknowledges the PUB in verbose mode all the same, after the -ERR
+            }
             return true;
         } catch (IllegalStateException brokerClosed) {
             closeQuietly();
             return true;
         }
+        pubAcked = false;
         server.counters.messagesIn.increment();
         server.counters.payloadBytesIn.add(size);
         stats.received(size);
-        ok();
+        if (!acked) {
+            ok();
+        }
         return true;
+    }
+
+    /** Verbose mode only: whether a PUB to {@code subject} will be accepted (its +OK may then go first). */
+    private boolean wouldAccept(String subject) {
+        try {
+            return client.scope().includes(server.broker.scopeOf(subject));
+        } catch (IllegalArgumentException notValid) {
+            return !options.pedantic();
+        }
     }
 
     /** @return whether this client's scope may publish to {@code subject} (a subject that is not valid: yes, checked later) */
@@ -599,7 +649,16 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
 
     private void ok() {
         if (options.verbose() && !closing) {
-            channel.write(OK.duplicate(), channel.voidPromise());
+            reply(OK_BYTES);
+        }
+    }
+
+    /** A protocol reply, in order with the deliveries queued for this client (see {@link Outbound#enqueueControl}). */
+    private void reply(byte[] bytes) {
+        if (outbound != null) {
+            outbound.enqueueControl(bytes);
+        } else {
+            channel.write(Unpooled.wrappedBuffer(bytes), channel.voidPromise());
             needsFlush = true;
         }
     }
@@ -620,9 +679,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
 
     private void sendError(String text) {
         if (!closing) {
-            channel.write(Unpooled.copiedBuffer("-ERR '" + text + "'\r\n", StandardCharsets.UTF_8),
-                    channel.voidPromise());
-            needsFlush = true;
+            reply(("-ERR '" + text + "'\r\n").getBytes(StandardCharsets.UTF_8));
         }
     }
 
@@ -660,15 +717,17 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
                 byte[] block = Outbound.encodeHeaders(Headers.EMPTY, "503");
                 byte[] reply = SubjectCodec.encode(replyTo);
                 byte[] sid = SubjectCodec.encode(entry.getKey());
-                ByteBuf out = channel.alloc().ioBuffer(64 + reply.length + sid.length);
-                out.writeCharSequence("HMSG ", StandardCharsets.US_ASCII);
-                out.writeBytes(reply).writeByte(' ').writeBytes(sid).writeByte(' ');
-                Outbound.writeDecimal(out, block.length);
-                out.writeByte(' ');
-                Outbound.writeDecimal(out, block.length);
-                out.writeBytes(new byte[] {'\r', '\n'}).writeBytes(block).writeBytes(new byte[] {'\r', '\n'});
-                channel.write(out, channel.voidPromise());
-                needsFlush = true;
+                String sizes = " " + block.length + " " + block.length + "\r\n";
+                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(64 + reply.length + sid.length);
+                out.writeBytes("HMSG ".getBytes(StandardCharsets.US_ASCII));
+                out.writeBytes(reply);
+                out.write(' ');
+                out.writeBytes(sid);
+                out.writeBytes(sizes.getBytes(StandardCharsets.US_ASCII));
+                out.writeBytes(block);
+                out.write('\r');
+                out.write('\n');
+                reply(out.toByteArray());
                 return;
             }
         }

@@ -14,27 +14,29 @@ import java.util.Arrays;
  * <h2>Grammar accepted</h2>
  * <pre>
  * stream   = *op
- * op       = pub / hpub / sub / unsub / connect / ping / pong / ok / err
+ * op       = pub / hpub / sub / unsub / connect / ping / pong / ok / err / info
  * pub      = "PUB"     sep subject [sep reply-to] sep size [ws] eol payload CRLF
  * hpub     = "HPUB"    sep subject [sep reply-to] sep hsize sep size [ws] eol headers payload CRLF
  * sub      = "SUB"     sep subject [sep queue-group] sep sid [ws] eol
- * unsub    = "UNSUB"   sep sid [sep max-msgs] [ws] eol
+ * unsub    = "UNSUB"   sep sid [sep max-msgs] [ws] eol   ; a max-msgs that is no number: unsubscribe now
  * connect  = "CONNECT" sep json eol          ; json = rest of the line, handed over undecoded
- * ping     = "PING"    [sep *octet] eol      ; rest of the line ignored, as nats-server does
- * pong     = "PONG"    [sep *octet] eol      ; likewise
+ * ping     = "PING"    *octet eol            ; rest of the line ignored ("PINGX" too), as nats-server does
+ * pong     = "PONG"    *octet eol            ; likewise
  * ok       = "+OK"     [sep *octet] eol      ; ignored, as nats-server does for clients
  * err      = "-ERR"    [sep *octet] eol      ; a client reporting an error: closes (PARSER_ERROR)
+ * info     = "INFO"    [sep *octet] eol      ; ignored, as nats-server does for clients
  *
  * sep      = 1*(SP / HTAB)                   ; ws = sep
  * eol      = [CR] LF                         ; bare LF accepted, as nats-server does
  * size     = 1*9DIGIT                        ; payload bytes, &lt;= maxPayload      (MAX_SIZE_DIGITS)
- * hsize    = 1*9DIGIT                        ; header bytes, &lt;= size, &gt;= 8
+ * hsize    = 1*9DIGIT                        ; header bytes, &lt;= size
  * max-msgs = 1*18DIGIT                       ; (MAX_COUNT_DIGITS)
- * headers  = "NATS/1.0" *octet               ; exactly hsize octets          (HEADER_VERSION)
+ * headers  = *octet                          ; exactly hsize octets, forwarded as they are
+ *                                            ; (clients send "NATS/1.0..." (HEADER_VERSION))
  * payload  = *octet                          ; exactly size (PUB) or size - hsize (HPUB) octets
  * subject, reply-to, queue-group, sid = 1*(any octet but SP, HTAB, LF)
  * </pre>
- * Verbs are case-insensitive and must be followed by {@code sep} or {@code eol}. The control line
+ * Verbs are case-insensitive and must be followed by {@code sep} or {@code eol} (PING and PONG by anything). The control line
  * (verb up to, not including, {@code eol}) is at most {@code maxControlLine} octets. The payload
  * terminator must be exactly CRLF (as in nats-server). Token contents are not checked here: the
  * connection validates subjects against the broker. Tokens are byte strings, decoded one to one
@@ -50,7 +52,7 @@ import java.util.Arrays;
  *       octets of the start of a line.</li>
  *   <li>{@link ProtocolError#MAX_PAYLOAD}: {@code size} above {@code maxPayload}.</li>
  *   <li>{@link ProtocolError#PARSER_ERROR}: wrong argument count; a size that is not 1 to 9
- *       digits; {@code hsize > size}; headers not starting with {@code NATS/1.0}; a payload not
+ *       digits; {@code hsize > size}; a payload not
  *       followed by CRLF (a payload longer than announced); {@code -ERR} from the client.
  *       (nats-server closes without {@code -ERR} for bad arguments and sends 'Unknown Protocol
  *       Operation' for a bad payload terminator; 'Parser Error' is the more precise answer.)</li>
@@ -97,7 +99,6 @@ public final class NatsParser {
     /** "pub " with the three letters lower-cased by OR 0x20, read as one big-endian int. */
     private static final int PUB_SP = 0x70756220;
     private static final int LETTERS_0_TO_2 = 0x20202000;
-    private static final byte[] HEADER_VERSION_BYTES = HEADER_VERSION.getBytes(StandardCharsets.US_ASCII);
 
     private static final int V_PUB = 0;
     private static final int V_HPUB = 1;
@@ -107,11 +108,12 @@ public final class NatsParser {
     private static final int V_PONG = 5;
     private static final int V_CONNECT = 6;
     private static final int V_OK = 7; // 8 is -ERR
+    private static final int V_INFO = 9;
     private static final int V_PARTIAL = -1;
     private static final int V_UNKNOWN = -2;
     private static final byte[][] VERBS = {
         ascii("PUB"), ascii("HPUB"), ascii("SUB"), ascii("UNSUB"), ascii("PING"), ascii("PONG"),
-        ascii("CONNECT"), ascii("+OK"), ascii("-ERR")};
+        ascii("CONNECT"), ascii("+OK"), ascii("-ERR"), ascii("INFO")};
 
     private final int maxControlLine;
     private volatile int maxPayload;
@@ -285,7 +287,8 @@ public final class NatsParser {
                 handler.onPong();
                 yield lf + 1;
             }
-            case V_OK -> lf + 1;
+            // A client's +OK or INFO: ignored, as nats-server ignores them from clients.
+            case V_OK, V_INFO -> lf + 1;
             // nats-server closes a client that sends -ERR
             default -> fail(handler, ProtocolError.PARSER_ERROR, "client sent " + snippet(in, start, lineEnd));
         };
@@ -304,8 +307,9 @@ public final class NatsParser {
 
     private int decodeUnsub(ByteBuf in, int start, int args, int lf, int lineEnd, ProtocolHandler handler) {
         int n = split(in, args, lineEnd);
+        // A max that is not a number unsubscribes at once, as nats-server takes it (-1).
         long maxMessages = n == 2 ? parseNumber(argStart[1], argEnd[1], MAX_COUNT_DIGITS) : -1;
-        if (n < 1 || n > 2 || (n == 2 && maxMessages < 0)) {
+        if (n < 1 || n > 2) {
             return fail(handler, ProtocolError.PARSER_ERROR, "UNSUB needs <sid> [max_msgs]: " + snippet(in, start, lineEnd));
         }
         handler.onUnsub(string(argStart[0], argEnd[0]), maxMessages);
@@ -331,16 +335,9 @@ public final class NatsParser {
         if (size > max) {
             return fail(handler, ProtocolError.MAX_PAYLOAD, "HPUB size " + size + " > max_payload " + max);
         }
-        if (headerSize < HEADER_VERSION_BYTES.length) {
-            return fail(handler, ProtocolError.PARSER_ERROR, "HPUB header size " + headerSize + " too small for "
-                + HEADER_VERSION);
-        }
+        // The header block is forwarded as received, whatever it holds (nats-server checks nothing more).
         int headers = lf + 1;
         int available = in.writerIndex() - headers;
-        if (available >= HEADER_VERSION_BYTES.length && !startsWithHeaderVersion(in, headers)) {
-            return fail(handler, ProtocolError.PARSER_ERROR, "HPUB headers do not start with " + HEADER_VERSION
-                + ": " + snippet(in, headers, headers + HEADER_VERSION_BYTES.length));
-        }
         if (available < size) {
             return STOP;
         }
@@ -474,6 +471,10 @@ public final class NatsParser {
             if (i < verb.length) {
                 continue;
             }
+            if (v == V_PING || v == V_PONG) {
+                // nats-server reads PING and PONG up to the end of the line, whatever follows.
+                return v;
+            }
             int after = start + verb.length;
             byte b = in.getByte(after);
             if (b == SP || b == TAB || b == LF) {
@@ -489,15 +490,6 @@ public final class NatsParser {
             }
         }
         return V_UNKNOWN;
-    }
-
-    private static boolean startsWithHeaderVersion(ByteBuf in, int at) {
-        for (int i = 0; i < HEADER_VERSION_BYTES.length; i++) {
-            if (in.getByte(at + i) != HEADER_VERSION_BYTES[i]) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** A token of {@link #line} as a String, from the subject cache when it is there. */

@@ -67,9 +67,9 @@ final class Outbound {
     private int sizeDigitsLength;
     private int lastSize = -1;
 
-    /** Not a message: a PONG, queued behind the deliveries before it (see {@link #enqueuePong()}). */
-    private static final Frame PONG_FRAME = new Frame(null, null, null, null, null, 0);
     private static final byte[] PONG = {'P', 'O', 'N', 'G', '\r', '\n'};
+    /** Not a message: a PONG, queued behind the deliveries before it (see {@link #enqueueControl}). */
+    private static final Frame PONG_FRAME = new Frame(null, null, null, null, PONG, 0);
 
     private record Frame(String subject, byte[] sid, String replyTo, byte[] headers, byte[] payload, int size) {
     }
@@ -171,14 +171,29 @@ final class Outbound {
     }
 
     /**
-     * Queues a PONG behind every delivery queued so far; called from a broker fence, so that a
-     * client's PING is answered after the messages its earlier PUBs caused, as nats-server does.
+     * Event loop: queues a PONG behind every delivery queued so far, so that a client's PING is
+     * answered after the messages its earlier PUBs delivered to it, as nats-server does.
      */
     void enqueuePong() {
+        enqueueControl(PONG_FRAME);
+    }
+
+    /**
+     * Event loop: queues a protocol reply ({@code +OK}, {@code -ERR}, a 503 status message)
+     * behind the deliveries queued so far, so that the client reads answers and messages in
+     * the order nats-server writes them (a PUB's own delivery before the next op's {@code +OK}).
+     *
+     * @param bytes the whole reply, CRLF included
+     */
+    void enqueueControl(byte[] bytes) {
+        enqueueControl(new Frame(null, null, null, null, bytes, 0));
+    }
+
+    private void enqueueControl(Frame frame) {
         if (closed) {
             return;
         }
-        queue.offer(PONG_FRAME);
+        queue.offer(frame);
         if (scheduled.compareAndSet(false, true)) {
             channel.eventLoop().execute(drain);
         }
@@ -214,7 +229,7 @@ final class Outbound {
         long frameBytes = 0;
         long messages = 0;
         long payloadBytes = 0;
-        long pongBytes = 0;
+        long controlBytes = 0;
         while (channel.isWritable()) {
             Frame frame = queue.poll();
             if (frame == null) {
@@ -223,9 +238,9 @@ final class Outbound {
             if (buffer == null) {
                 buffer = channel.alloc().ioBuffer(BATCH_BYTES);
             }
-            if (frame == PONG_FRAME) {
-                buffer.writeBytes(PONG);
-                pongBytes += PONG.length; // a protocol reply: not in bytesOut, which counts MSG/HMSG
+            if (frame.subject == null) {
+                buffer.writeBytes(frame.payload);
+                controlBytes += frame.payload.length; // a protocol reply: not in bytesOut, which counts MSG/HMSG
                 continue;
             }
             encode(frame, buffer);
@@ -258,8 +273,8 @@ final class Outbound {
             stats.active(System.currentTimeMillis());
         }
         if (bytes > 0) {
-            if (bytes > pongBytes) {
-                counters.bytesOut.add(bytes - pongBytes);
+            if (bytes > controlBytes) {
+                counters.bytesOut.add(bytes - controlBytes);
             }
             channel.flush();
         }
@@ -356,24 +371,6 @@ final class Outbound {
             to[i] = (byte) ('0' + v % 10);
         }
         return end;
-    }
-
-    /** Writes a non-negative int in decimal without allocating. */
-    static void writeDecimal(ByteBuf out, int value) {
-        if (value < 10) {
-            out.writeByte('0' + value);
-            return;
-        }
-        int digits = 0;
-        for (int v = value; v > 0; v /= 10) {
-            digits++;
-        }
-        int end = out.writerIndex() + digits;
-        out.ensureWritable(digits);
-        for (int i = end - 1, v = value; i >= out.writerIndex(); i--, v /= 10) {
-            out.setByte(i, '0' + v % 10);
-        }
-        out.writerIndex(end);
     }
 
     /**

@@ -15,6 +15,7 @@ public enum ProtocolError {
     STALE_CONNECTION("Stale Connection", true),
     MAX_CONNECTIONS("maximum connections exceeded", true),
     SLOW_CONSUMER("Slow Consumer", true),
+    NO_RESPONDERS_REQUIRES_HEADERS("No Responders Requires Headers Support", true),
     INVALID_SUBJECT("Invalid Subject", false),
     INVALID_PUBLISH_SUBJECT("Invalid Publish Subject", false);
 

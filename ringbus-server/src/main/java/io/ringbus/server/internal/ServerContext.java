@@ -24,6 +24,13 @@ public final class ServerContext {
     final AtomicLong clientIds = new AtomicLong();
     /** Capacity of every connection's buffer of incomplete input, bounded by {@code maxInputBuffer}. */
     final AtomicLong inputBuffered = new AtomicLong();
+    /**
+     * The one connection allowed to go on buffering a large incomplete message while the input
+     * budget is spent, so that some message always completes and frees its share (no deadlock
+     * of connections that all wait for each other). Bound: the budget plus one max_payload.
+     */
+    final java.util.concurrent.atomic.AtomicReference<Object> inputOverdraft =
+            new java.util.concurrent.atomic.AtomicReference<>();
     /** Live, counted connections by client id; for the monitor. */
     final ConcurrentHashMap<Long, NatsConnection> connections = new ConcurrentHashMap<>();
     final long startMillis = System.currentTimeMillis();

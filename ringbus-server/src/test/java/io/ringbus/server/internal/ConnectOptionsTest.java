@@ -42,7 +42,8 @@ class ConnectOptionsTest {
         ConnectOptions o = ConnectOptions.parse("{\"sig\":\"abc\",\"jwt\":\"x.y.z\",\"nkey\":\"UABC\","
             + "\"future\":{\"a\":[1,-2.5e+3,true,false,null,{\"b\":[]},\"s\"],\"c\":{}},\"n\":0.5E-1,\"name\":\"n\"}");
         assertThat(o.name()).isEqualTo("n");
-        assertThat(o).isEqualTo(new ConnectOptions(false, false, false, null, null, null, "n", null, null, 0, true,
+        // Absent verbose and pedantic take nats-server's defaults: true.
+        assertThat(o).isEqualTo(new ConnectOptions(true, true, false, null, null, null, "n", null, null, 0, true,
             false, false));
     }
 

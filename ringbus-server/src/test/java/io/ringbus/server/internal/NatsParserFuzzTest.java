@@ -361,7 +361,7 @@ class NatsParserFuzzTest {
                 int headerSize = headers.readableBytes();
                 assertThat((long) headerSize + payload.readableBytes()).as("announced total size")
                     .isEqualTo(Long.parseLong(args[args.length - 1]));
-                assertThat(NatsParserTest.Recorder.latin1(headers)).startsWith(NatsParser.HEADER_VERSION);
+                // Any header block is forwarded as it is (nats-server checks nothing more): no version check.
                 int lf = lineFeed();
                 assertSliceAt(lf + 1, headers);
                 assertSliceAt(lf + 1 + headerSize, payload);

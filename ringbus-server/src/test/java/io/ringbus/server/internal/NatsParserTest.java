@@ -333,8 +333,8 @@ class NatsParserTest {
 
     @Test
     void unknownOperationsClose() {
-        for (String s : new String[] {"FOO\r\n", "\r\n", "\n", " PING\r\n", "PUBX a 1\r\n", "PINGPONG\r\n",
-            "MSG a 1 1\r\nx\r\n", "INFO {}\r\n", "CONNECT{}\r\n", "HPUB\u0000", "X"}) {
+        for (String s : new String[] {"FOO\r\n", "\r\n", "\n", " PING\r\n", "PUBX a 1\r\n",
+            "MSG a 1 1\r\nx\r\n", "CONNECT{}\r\n", "HPUB\u0000", "X"}) {
             assertThat(parseAll(s)).as(s).containsExactly("ERR UNKNOWN_OPERATION");
         }
         for (String prefix : new String[] {"P", "PIN", "PING\r", "unsu", "+O", "-ER", "CONNECT"}) {
@@ -353,12 +353,25 @@ class NatsParserTest {
             "PUB foo 1x\r\n", "PUB foo 0000000001\r\n", "PUB foo 99999999999999999999\r\n",
             "PUB foo 18446744073709551617\r\n", "PUB foo 4294967297\r\n",
             "HPUB foo 12\r\n", "HPUB a b c 12 12 x\r\n", "HPUB foo x 12\r\n", "HPUB foo 12 -1\r\n",
-            "HPUB foo 13 12\r\n", "HPUB foo 7 12\r\n", "HPUB foo 0 0\r\n", "HPUB foo 8 8\r\nnats/1.0\r\n",
-            "PUB foo 3\r\nabcd\r\n", "PUB foo 3\r\nabc\n", "PUB foo 3\r\nab\r\n\r\n", "HPUB foo 8 9\r\nNATS/1.0xy\r\n",
-            "SUB\r\n", "SUB foo\r\n", "SUB a b c d\r\n", "UNSUB\r\n", "UNSUB 1 2 3\r\n", "UNSUB 1 x\r\n",
-            "UNSUB 1 -1\r\n", "UNSUB 1 9999999999999999999\r\n", "-ERR 'Authorization Violation'\r\n", "-err\r\n"}) {
+            "HPUB foo 13 12\r\n",
+            "PUB foo 3\r\nabcd\r\n", "PUB foo 3\r\nabc\n", "PUB foo 3\r\nab\r\n\r\n",
+            "SUB\r\n", "SUB foo\r\n", "SUB a b c d\r\n", "UNSUB\r\n", "UNSUB 1 2 3\r\n", "-ERR 'Authorization Violation'\r\n", "-err\r\n"}) {
             assertThat(parseAll(s)).as(s).containsExactly("ERR PARSER_ERROR");
         }
+    }
+
+    @Test
+    void acceptsWhatNatsServerAccepts() {
+        // Header blocks are forwarded as they are, whatever they hold (nats-server checks nothing more).
+        assertThat(parseAll("HPUB foo 0 0\r\n\r\n")).doesNotContain("ERR PARSER_ERROR").hasSize(1);
+        assertThat(parseAll("HPUB foo 8 8\r\nnats/1.0\r\n")).doesNotContain("ERR PARSER_ERROR").hasSize(1);
+        assertThat(parseAll("HPUB foo 5 7\r\nFOO\r\nhi\r\n")).doesNotContain("ERR PARSER_ERROR").hasSize(1);
+        // An UNSUB max that is no number unsubscribes at once (-1), as nats-server parses it.
+        for (String max : new String[] {"x", "-1", "9999999999999999999"}) {
+            assertThat(parseAll("UNSUB 1 " + max + "\r\n")).as(max).containsExactly("UNSUB 1 -1");
+        }
+        // PING and PONG are read to the end of the line; a client's INFO is ignored.
+        assertThat(parseAll("PINGX\r\nPONGPONG\r\nINFO {}\r\n")).containsExactly("PING", "PONG");
     }
 
     @Test
