@@ -472,26 +472,36 @@ static void stuck_handler(natsConnection *nc, natsSubscription *sub, natsMsg *ms
 }
 
 /* A subscription whose handler stops taking messages overflows its pending limit in the client,
-   which reports NATS_SLOW_CONSUMER; another subscriber gets everything. */
+   which reports NATS_SLOW_CONSUMER; another subscriber gets everything. Every path releases the
+   stuck handler before closing: a connection cannot close while its handler is held. */
+#define TRY(call)                                                                         \
+    do {                                                                                  \
+        natsStatus s_ = (call);                                                           \
+        if (s_ != NATS_OK) {                                                              \
+            rc = fail("%s: %s (%s)", #call, natsStatus_GetText(s_), nats_GetLastError(NULL)); \
+            goto done;                                                                    \
+        }                                                                                 \
+    } while (0)
+
 static int slow_consumer_client(void) {
     natsConnection *nc = NULL, *healthy = NULL;
     natsSubscription *stuck = NULL, *hs = NULL;
     counter errors;
-    counter_init(&errors);
-    CHECK(connect_to(&nc, "c-slow-client", &errors));
-    CHECK(connect_to(&healthy, "c-slow-healthy", NULL));
-    pthread_mutex_lock(&release_lock);
-    CHECK(natsConnection_Subscribe(&stuck, nc, "c.slow.client", stuck_handler, NULL));
-    CHECK(natsSubscription_SetPendingLimits(stuck, 10, 1 << 20));
-    CHECK(natsConnection_SubscribeSync(&hs, healthy, "c.slow.client"));
-    CHECK(natsConnection_FlushTimeout(healthy, WAIT_MS));
-    CHECK(natsConnection_FlushTimeout(nc, WAIT_MS));
+    int rc = 0;
     char payload[16];
+    counter_init(&errors);
+    pthread_mutex_lock(&release_lock);
+    TRY(connect_to(&nc, "c-slow-client", &errors));
+    TRY(connect_to(&healthy, "c-slow-healthy", NULL));
+    TRY(natsConnection_Subscribe(&stuck, nc, "c.slow.client", stuck_handler, NULL));
+    TRY(natsSubscription_SetPendingLimits(stuck, 10, 1 << 20));
+    TRY(natsConnection_SubscribeSync(&hs, healthy, "c.slow.client"));
+    TRY(natsConnection_FlushTimeout(healthy, WAIT_MS));
+    TRY(natsConnection_FlushTimeout(nc, WAIT_MS));
     for (int i = 0; i < 200; i++) {
         snprintf(payload, sizeof payload, "%d", i);
-        CHECK(natsConnection_PublishString(nc, "c.slow.client", payload));
+        TRY(natsConnection_PublishString(nc, "c.slow.client", payload));
     }
-    int rc = 0;
     if (counter_await(&errors, 1) < 1)
         rc = fail("no slow consumer error");
     else if (errors.last_error != NATS_SLOW_CONSUMER)
@@ -500,6 +510,7 @@ static int slow_consumer_client(void) {
         snprintf(payload, sizeof payload, "%d", i);
         rc = expect_msg(hs, "c.slow.client", payload);
     }
+done:
     pthread_mutex_unlock(&release_lock);
     natsSubscription_Destroy(stuck);
     natsSubscription_Destroy(hs);
