@@ -99,9 +99,19 @@ final class RingbusContender implements Contender {
         if (registry != null) {
             // After the timed part of the round: the timer saw every call (or its sample), and
             // the registry renders, as a Prometheus scrape would.
-            long timed = registry.get("ringbus.handler.latency").timers().stream().mapToLong(Timer::count).sum();
-            long delivered = broker.stats().delivered();
-            boolean complete = latencySampling == 1 ? timed == delivered : timed > 0 && timed <= delivered;
+            // The subscribers have counted their last call, but that call's timer record may be a
+            // few instructions behind: look again for up to a second before calling it wrong.
+            long timed = 0;
+            long delivered = 0;
+            boolean complete = false;
+            for (int attempt = 0; attempt < 100 && !complete; attempt++) {
+                if (attempt > 0) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(10_000_000);
+                }
+                timed = registry.get("ringbus.handler.latency").timers().stream().mapToLong(Timer::count).sum();
+                delivered = broker.stats().delivered();
+                complete = latencySampling == 1 ? timed == delivered : timed > 0 && timed <= delivered;
+            }
             if (!complete || registry.scrape().isEmpty()) {
                 throw new IllegalStateException(name + ": handler latency counted " + timed + " calls, delivered="
                         + delivered);
