@@ -93,6 +93,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private long pingSentNanos;
     private ScheduledFuture<?> pingTimer;
     private ScheduledFuture<?> authTimer;
+    /** Subscribers this connection's publishes queued deliveries for, to wake at the end of the read. */
+    private final List<Outbound> toFlush = new ArrayList<>(4);
     /** Stalling subscribers this connection's publishes reached; it reads no more until they are not. */
     private final List<Outbound> stalledBy = new ArrayList<>(2);
 
@@ -140,6 +142,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         closing = true;
+        flushIfNeeded(); // subscribers this connection queued deliveries for must still be woken
         if (pingTimer != null) {
             pingTimer.cancel(false);
         }
@@ -485,6 +488,14 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         }
     }
 
+    /**
+     * Event loop of this connection (its PUB is being routed): {@code subscriber} has deliveries
+     * queued and no drain scheduled; it is woken when this read is done ({@link #flushIfNeeded}).
+     */
+    void flushLater(Outbound subscriber) {
+        toFlush.add(subscriber);
+    }
+
     /** @return whether this client's scope may publish to {@code subject} (a subject that is not valid: yes, checked later) */
     private boolean mayPublish(String subject) {
         try {
@@ -703,6 +714,12 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     }
 
     private void flushIfNeeded() {
+        if (!toFlush.isEmpty()) {
+            for (int i = 0; i < toFlush.size(); i++) {
+                toFlush.get(i).scheduleDrain();
+            }
+            toFlush.clear();
+        }
         if (needsFlush) {
             needsFlush = false;
             channel.flush();

@@ -112,8 +112,15 @@ final class Outbound {
             return;
         }
         queue.offer(new Frame(message.subject(), sid, replyTo, headerBlock, payload, size));
-        if (scheduled.compareAndSet(false, true)) {
-            channel.eventLoop().execute(drain);
+        if (!scheduled.get() && scheduled.compareAndSet(false, true)) {
+            NatsConnection publisher = NatsConnection.currentPublisher();
+            if (publisher != null) {
+                // Woken once at the end of the publisher's read, not once per message: a wake-up
+                // of another event loop is a system call (as nats-server flushes per read loop).
+                publisher.flushLater(this);
+            } else {
+                channel.eventLoop().execute(drain);
+            }
         }
         if (queued > stallBytes) {
             stallSlowPath();
@@ -197,6 +204,11 @@ final class Outbound {
         if (scheduled.compareAndSet(false, true)) {
             channel.eventLoop().execute(drain);
         }
+    }
+
+    /** Publishing connection's event loop, at the end of its read: lets this connection's loop write what was queued. */
+    void scheduleDrain() {
+        channel.eventLoop().execute(drain);
     }
 
     /** Netty loop: the channel became writable again. */
