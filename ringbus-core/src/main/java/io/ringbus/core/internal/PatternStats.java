@@ -13,9 +13,12 @@ import java.util.concurrent.atomic.LongAdder;
  * broker built with a registry. Free of Micrometer types, so that subscribers can hold one
  * without loading Micrometer: {@link PatternMeters} is the only subclass.
  *
- * <p>Delivered counts are not kept here: they are the subscribers' own counters, summed when the
- * meters are read, plus what retired subscribers had delivered. Only handler latency
- * ({@link #recordHandler}) costs work per delivery.
+ * <p>Delivered counts are mostly not kept here: they are the subscribers' own counters, summed
+ * when the meters are read, plus what retired subscribers had delivered. PUBLISHER subscriptions
+ * are the exception: a network server holds a million of them, which a set of live subscribers
+ * would make costly to add and remove, so they count here ({@link #deliveredDirect}) and are not
+ * tracked one by one (they buffer nothing: no pending, no lag). Handler latency
+ * ({@link #recordHandler}) and that count are the work done per delivery.
  */
 abstract class PatternStats {
     private static final int MODES = ExecutionMode.values().length;
@@ -29,6 +32,7 @@ abstract class PatternStats {
     /** Highest delivered sum reported per mode: a counter read never goes backwards. */
     private final AtomicLongArray reported = new AtomicLongArray(MODES);
     private final LongAdder handlerErrors = new LongAdder();
+    private final LongAdder directDelivered = new LongAdder();
     private final LongAdder[] dropped = new LongAdder[DropReason.values().length];
     /** Subscriptions using this tag, counting those being created; guarded by the owner's lock. */
     int references;
@@ -55,12 +59,19 @@ abstract class PatternStats {
 
     /** A subscription of this tag now receives messages. */
     final void attach(Subscriber subscriber) {
-        live.add(subscriber);
+        if (!(subscriber instanceof PublisherSubscriber)) {
+            live.add(subscriber);
+        }
+    }
+
+    /** A PUBLISHER subscription of this tag made one handler call (any publishing thread). */
+    final void deliveredDirect() {
+        directDelivered.increment();
     }
 
     /** A subscription of this tag retired: its deliveries so far stay in the totals. */
     final void detach(Subscriber subscriber) {
-        if (live.remove(subscriber)) {
+        if (!(subscriber instanceof PublisherSubscriber) && live.remove(subscriber)) {
             retiredDelivered[subscriber.options().mode().ordinal()].add(subscriber.delivered());
         }
     }
@@ -85,6 +96,9 @@ abstract class PatternStats {
      */
     final long delivered(ExecutionMode mode) {
         int m = mode.ordinal();
+        if (mode == ExecutionMode.PUBLISHER) {
+            return directDelivered.sum();
+        }
         long sum = retiredDelivered[m].sum();
         for (Subscriber subscriber : live) {
             if (subscriber.options().mode() == mode) {

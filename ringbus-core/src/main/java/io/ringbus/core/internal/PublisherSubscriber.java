@@ -40,12 +40,16 @@ final class PublisherSubscriber extends Subscriber {
             return false;
         }
         PatternStats stats = this.stats;
-        if (stats != null && (count & stats.latencySampleMask) == 0) {
+        if (stats == null) {
+            invoke(message);
+        } else if ((count & stats.latencySampleMask) == 0) {
             long start = System.nanoTime();
             invoke(message);
             stats.recordHandler(ExecutionMode.PUBLISHER, System.nanoTime() - start);
+            stats.deliveredDirect();
         } else {
             invoke(message);
+            stats.deliveredDirect();
         }
         if (count + 1 >= limit) {
             checkDeliveryLimit(count + 1);

@@ -63,6 +63,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private static final int SMALL_INPUT = 64 << 10;
     /** Above this, incomplete input is kept on the heap (bounded by the budget), not in direct memory. */
     private static final int HEAP_INPUT = 64 << 10;
+    /** Every network subscription (but its queue group): shared, as a server may hold a million. */
+    private static final SubscribeOptions NETWORK_SUBSCRIPTION = SubscribeOptions.defaults().mode(ExecutionMode.PUBLISHER);
     /** The connection whose PUB the current thread is routing: told when a subscriber is stalling. */
     private static final FastThreadLocal<NatsConnection> PUBLISHING = new FastThreadLocal<>();
 
@@ -151,7 +153,6 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         }
         for (Subscription subscription : subscriptions.values()) {
             subscription.unsubscribe();
-            server.counters.subscriptions.remove(subscription);
         }
         server.counters.unsubscribes.add(subscriptions.size());
         subscriptions.clear();
@@ -541,7 +542,6 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
                 Subscription done = it.next();
                 if (!done.isActive()) {
                     it.remove();
-                    server.counters.subscriptions.remove(done);
                 }
             }
             if (subscriptions.size() >= server.config.maxSubscriptions()) {
@@ -551,7 +551,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             }
         }
         // Delivered on the publishing thread, straight into this connection's outbound (never waits).
-        SubscribeOptions subscribeOptions = SubscribeOptions.defaults().mode(ExecutionMode.PUBLISHER);
+        SubscribeOptions subscribeOptions = NETWORK_SUBSCRIPTION;
         try {
             if (queueGroup != null) {
                 subscribeOptions = subscribeOptions.queueGroup(queueGroup);
@@ -559,11 +559,9 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             Subscription subscription = client.subscribe(subject, delivery(sid), subscribeOptions);
             Subscription previous = subscriptions.put(sid, subscription);
             server.counters.subscribes.increment();
-            server.counters.subscriptions.add(subscription);
             if (previous != null) {
                 previous.unsubscribe();
                 server.counters.unsubscribes.increment();
-                server.counters.subscriptions.remove(previous);
             }
         } catch (ScopeViolationException e) {
             permissionViolation("Subscription", subject);
@@ -606,7 +604,6 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
                 subscriptions.remove(sid);
                 subscription.unsubscribe();
                 server.counters.unsubscribes.increment();
-                server.counters.subscriptions.remove(subscription);
             }
         }
         ok();
@@ -766,6 +763,17 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     }
 
     // ------------------------------------------------------------ monitoring
+
+    /** Any thread: this connection's subscriptions that still receive messages. */
+    long activeSubscriptions() {
+        long active = 0;
+        for (Subscription subscription : subscriptions.values()) {
+            if (subscription.isActive()) {
+                active++;
+            }
+        }
+        return active;
+    }
 
     /**
      * Any thread (the monitor's): this connection as {@code /connz} shows it. Reads racily what

@@ -44,6 +44,13 @@ public final class ServerContext {
         this.broker = broker;
         this.config = config;
         this.serverId = "RB" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36).toUpperCase();
+        counters.activeSubscriptionsFrom(() -> {
+            long active = 0;
+            for (NatsConnection connection : connections.values()) {
+                active += connection.activeSubscriptions();
+            }
+            return active;
+        });
     }
 
     /** @return the counters */

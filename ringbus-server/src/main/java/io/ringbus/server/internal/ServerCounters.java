@@ -1,12 +1,10 @@
 package io.ringbus.server.internal;
 
-import io.ringbus.core.Subscription;
 import io.ringbus.server.ServerStats;
 
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 
 /** The server's counters, written by connections from any thread. */
 public final class ServerCounters {
@@ -29,18 +27,21 @@ public final class ServerCounters {
     final LongAdder payloadBytesOut = new LongAdder();
     final LongAdder subscribes = new LongAdder();
     final LongAdder unsubscribes = new LongAdder();
-    /** Broker subscriptions held by connections (SUB not yet UNSUB'd, connection open). */
-    final Set<Subscription> subscriptions = ConcurrentHashMap.newKeySet();
+    /**
+     * Counts the active subscriptions of the open connections when asked (the monitor, a scrape):
+     * walking the connections then costs nothing per SUB, where a shared set of every subscription
+     * would cost a contended insert and removal each.
+     */
+    private volatile LongSupplier activeSubscriptions = () -> 0;
+
+    /** @param source counts the subscriptions of connected clients that still receive messages */
+    void activeSubscriptionsFrom(LongSupplier source) {
+        this.activeSubscriptions = source;
+    }
 
     /** @return subscriptions of connected clients that still receive messages */
     public long activeSubscriptions() {
-        long active = 0;
-        for (Subscription subscription : subscriptions) {
-            if (subscription.isActive()) {
-                active++;
-            }
-        }
-        return active;
+        return activeSubscriptions.getAsLong();
     }
 
     /** @return a snapshot */
