@@ -22,6 +22,8 @@ final class HandlerExecutors {
     private final ReentrantLock lock = new ReentrantLock();
     private ExecutorService workerPool;
     private ExecutorService virtualExecutor;
+    /** The worker pool's threads, joined at shutdown: a terminated pool's threads may still be exiting. */
+    private final java.util.List<Thread> workerThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /**
      * @param name           prefix of the thread names
@@ -44,6 +46,7 @@ final class HandlerExecutors {
                         new LinkedBlockingQueue<>(), task -> {
                             Thread thread = new Thread(task, name + "-worker-" + number.getAndIncrement());
                             thread.setDaemon(true);
+                            workerThreads.add(thread);
                             return thread;
                         });
             }
@@ -72,6 +75,15 @@ final class HandlerExecutors {
         try {
             shutdown(workerPool, "worker pool");
             shutdown(virtualExecutor, "virtual-thread executor");
+            for (Thread thread : workerThreads) {
+                try {
+                    thread.join(TimeUnit.SECONDS.toMillis(1));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+            workerThreads.clear();
         } finally {
             lock.unlock();
         }
