@@ -4,21 +4,25 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.ringbus.core.Headers;
 import io.ringbus.core.Message;
-import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One connection's outbound path for MSG/HMSG. Publishing threads (other connections' event
- * loops, in-process publishers) enqueue deliveries and never wait; the connection's own Netty
- * event loop drains them in batches into pooled buffers while the channel is writable. Netty's
- * own buffer is bounded by the channel's write watermark, since draining stops while the
- * channel is not writable.
+ * One connection's outbound path for MSG/HMSG and the protocol's replies. Publishing threads
+ * (other connections' event loops, in-process publishers) encode each delivery straight into
+ * this connection's pending buffers, under a lock held for the copy only, and never wait; the
+ * connection's own Netty event loop hands the buffers to the socket while it is writable. So a
+ * delivery costs one encode and one copy, with no object per message and no second pass on the
+ * other thread (nats-server appends to a subscriber's buffer under its lock the same way).
+ * Netty's own buffer is bounded by the channel's write watermark, since buffers are handed over
+ * only while the channel is writable.
  *
- * <p>Pending bytes (queued, not yet handed to Netty) are bounded. Past half of
+ * <p>Pending bytes (encoded, not yet handed to Netty) are bounded. Past half of
  * {@code maxPending} the outbound is <em>stalling</em>: a network publisher that delivers to it
  * stops reading its socket until the stall ends (as nats-server stalls producers, but no thread
  * waits: see {@link NatsConnection#stalledBy}). The stall ends when the client reads enough, or
@@ -33,12 +37,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * </pre>
  */
 final class Outbound {
-    /** Bytes per buffer handed to Netty before starting another. */
-    private static final int BATCH_BYTES = 64 * 1024;
-    /** Control-line overhead counted per message on top of subject, reply, headers and payload. */
-    private static final int FRAME_OVERHEAD = 48;
+    /** Size of a pending buffer; a larger message gets a buffer of its own size. */
+    private static final int CHUNK_BYTES = 64 * 1024;
     private static final short CRLF_SHORT = ('\r' << 8) | '\n';
     private static final byte[] EMPTY = new byte[0];
+    private static final byte[] PONG = {'P', 'O', 'N', 'G', '\r', '\n'};
 
     private final Channel channel;
     private final ServerCounters counters;
@@ -47,7 +50,7 @@ final class Outbound {
     private final Runnable onSlowConsumer;
     private final long stallBytes;
     private final long writeDeadlineNanos;
-    private final MpscUnboundedAtomicArrayQueue<Frame> queue = new MpscUnboundedAtomicArrayQueue<>(256);
+    /** Bytes encoded and not yet handed to Netty (messages and replies). */
     private final AtomicLong pending = new AtomicLong();
     private final AtomicBoolean scheduled = new AtomicBoolean();
     /** When pending bytes went past the stall mark (System.nanoTime, never 0), or 0 when below it. */
@@ -58,21 +61,23 @@ final class Outbound {
     private volatile boolean closed;
     /** Whether the client announced {@code headers}: if not, it gets MSG with the payload only, as from nats-server. */
     private volatile boolean headersSupported;
-    // Event loop only (drain): the control line being encoded, the last subject's bytes, the
-    // last payload size's digits.
+
+    // Guarded by lock: the pending buffers in order (full ones, then the one being filled), the
+    // messages in them for the connection's statistics, and the encoder's scratch state (the
+    // control line, the last subject's bytes, the last payload size's digits).
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ArrayDeque<ByteBuf> full = new ArrayDeque<>();
+    private ByteBuf current;
+    private long messages;
+    private long payloadBytes;
     private byte[] line = new byte[256];
     private String lastSubject;
     private byte[] lastSubjectBytes;
     private final byte[] sizeDigits = new byte[10];
     private int sizeDigitsLength;
     private int lastSize = -1;
-
-    private static final byte[] PONG = {'P', 'O', 'N', 'G', '\r', '\n'};
-    /** Not a message: a PONG, queued behind the deliveries before it (see {@link #enqueueControl}). */
-    private static final Frame PONG_FRAME = new Frame(null, null, null, null, PONG, 0);
-
-    private record Frame(String subject, byte[] sid, String replyTo, byte[] headers, byte[] payload, int size) {
-    }
+    // Event loop only: the buffers taken from the pending ones and not yet handed to Netty.
+    private final ArrayDeque<ByteBuf> taken = new ArrayDeque<>();
 
     Outbound(Channel channel, ServerCounters counters, ConnectionStats stats, long maxPending,
              long writeDeadlineNanos, Runnable onSlowConsumer) {
@@ -91,9 +96,9 @@ final class Outbound {
     }
 
     /**
-     * Queues a delivery; called on the publishing thread (a PUBLISHER subscription's handler).
-     * Never waits: past the stall mark it tells the publishing connection, if any, to stop
-     * reading (see the class comment).
+     * Encodes a delivery; called on the publishing thread (a PUBLISHER subscription's handler).
+     * Never waits but for the lock, held by others only while they copy: past the stall mark it
+     * tells the publishing connection, if any, to stop reading (see the class comment).
      *
      * @param sid the subscription id, as the client sent it
      */
@@ -103,15 +108,25 @@ final class Outbound {
         }
         byte[] payload = payloadBytes(message.payload());
         byte[] headerBlock = headersSupported ? headerBlock(message.headers()) : null;
-        String replyTo = message.replyTo();
-        int size = FRAME_OVERHEAD + message.subject().length() + (replyTo == null ? 0 : replyTo.length())
-                + payload.length + (headerBlock == null ? 0 : headerBlock.length);
+        int size;
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            size = encode(message.subject(), sid, message.replyTo(), headerBlock, payload);
+            messages++;
+            payloadBytes += payload.length + (headerBlock == null ? 0 : headerBlock.length);
+        } finally {
+            lock.unlock();
+        }
+        counters.messagesOut.increment();
+        counters.bytesOut.add(size);
         long queued = pending.addAndGet(size);
         if (queued > maxPending) {
             slowConsumer();
             return;
         }
-        queue.offer(new Frame(message.subject(), sid, replyTo, headerBlock, payload, size));
         if (!scheduled.get() && scheduled.compareAndSet(false, true)) {
             NatsConnection publisher = NatsConnection.currentPublisher();
             if (publisher != null) {
@@ -169,7 +184,7 @@ final class Outbound {
         return stallingSince.get() != 0 && !closed;
     }
 
-    /** Any thread: cuts the client off once; the queue is emptied on its event loop. */
+    /** Any thread: cuts the client off once; its buffers are released on its event loop. */
     private void slowConsumer() {
         closed = true;
         if (slow.compareAndSet(false, true)) {
@@ -182,7 +197,7 @@ final class Outbound {
      * answered after the messages its earlier PUBs delivered to it, as nats-server does.
      */
     void enqueuePong() {
-        enqueueControl(PONG_FRAME);
+        enqueueControl(PONG);
     }
 
     /**
@@ -193,14 +208,19 @@ final class Outbound {
      * @param bytes the whole reply, CRLF included
      */
     void enqueueControl(byte[] bytes) {
-        enqueueControl(new Frame(null, null, null, null, bytes, 0));
-    }
-
-    private void enqueueControl(Frame frame) {
         if (closed) {
             return;
         }
-        queue.offer(frame);
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            writable(bytes.length).writeBytes(bytes);
+        } finally {
+            lock.unlock();
+        }
+        pending.addAndGet(bytes.length);
         if (scheduled.compareAndSet(false, true)) {
             channel.eventLoop().execute(drain);
         }
@@ -213,95 +233,109 @@ final class Outbound {
 
     /** Netty loop: the channel became writable again. */
     void onWritable() {
-        if (!queue.isEmpty()) {
+        if (pending.get() > 0) {
             drain();
         }
     }
 
-    /** Event loop: stops queueing and forgets what is queued; the connection is closing. */
+    /** Event loop: stops queueing and releases what is pending; the connection is closing. */
     void close() {
         closed = true;
-        queue.clear();
+        releasePending();
         pending.set(0);
     }
 
-    /** @return bytes queued and not yet written to Netty */
+    /** @return bytes encoded for the client and not yet handed to Netty */
     long pending() {
         return pending.get();
     }
 
+    private void releasePending() {
+        lock.lock();
+        try {
+            for (ByteBuf buffer : full) {
+                buffer.release();
+            }
+            full.clear();
+            if (current != null) {
+                current.release();
+                current = null;
+            }
+        } finally {
+            lock.unlock();
+        }
+        for (ByteBuf buffer : taken) {
+            buffer.release();
+        }
+        taken.clear();
+    }
+
+    /** Event loop: hands the pending buffers to Netty while the channel is writable, in order. */
     private void drain() {
         scheduled.set(false);
         if (!channel.isActive() || closed) {
-            queue.clear();
+            releasePending();
             return;
         }
-        ByteBuf buffer = null;
-        long bytes = 0;
-        long frameBytes = 0;
-        long messages = 0;
-        long payloadBytes = 0;
-        long controlBytes = 0;
-        while (channel.isWritable()) {
-            Frame frame = queue.poll();
-            if (frame == null) {
-                break;
+        long sentMessages;
+        long sentPayload;
+        lock.lock();
+        try {
+            taken.addAll(full);
+            full.clear();
+            if (current != null && current.isReadable()) {
+                taken.add(current);
+                current = null;
             }
-            if (buffer == null) {
-                buffer = channel.alloc().ioBuffer(BATCH_BYTES);
-            }
-            if (frame.subject == null) {
-                buffer.writeBytes(frame.payload);
-                controlBytes += frame.payload.length; // a protocol reply: not in bytesOut, which counts MSG/HMSG
-                continue;
-            }
-            encode(frame, buffer);
-            frameBytes += frame.size;
-            payloadBytes += frame.payload.length + (frame.headers == null ? 0 : frame.headers.length);
-            messages++;
-            if (buffer.readableBytes() >= BATCH_BYTES) {
-                bytes += buffer.readableBytes();
-                channel.write(buffer, channel.voidPromise());
-                buffer = null;
-                // Handed to Netty: a stalled broker thread may go on.
-                pending.addAndGet(-frameBytes);
-                frameBytes = 0;
-            }
+            sentMessages = messages;
+            sentPayload = payloadBytes;
+            messages = 0;
+            payloadBytes = 0;
+        } finally {
+            lock.unlock();
         }
-        if (buffer != null) {
-            bytes += buffer.readableBytes();
+        long written = 0;
+        while (!taken.isEmpty() && channel.isWritable()) {
+            ByteBuf buffer = taken.poll();
+            written += buffer.readableBytes();
             channel.write(buffer, channel.voidPromise());
         }
-        if (frameBytes > 0) {
-            pending.addAndGet(-frameBytes);
+        if (sentMessages > 0) {
+            counters.payloadBytesOut.add(sentPayload);
+            stats.sent(sentMessages, sentPayload);
+            stats.active(System.currentTimeMillis());
+        }
+        if (written > 0) {
+            // Handed to Netty: publishers stalled on this client may go on.
+            pending.addAndGet(-written);
+            channel.flush();
         }
         if (stallingSince.get() != 0 && pending.get() <= stallBytes) {
             stallingSince.set(0);
         }
-        if (messages > 0) {
-            counters.messagesOut.add(messages);
-            counters.payloadBytesOut.add(payloadBytes);
-            stats.sent(messages, payloadBytes);
-            stats.active(System.currentTimeMillis());
-        }
-        if (bytes > 0) {
-            if (bytes > controlBytes) {
-                counters.bytesOut.add(bytes - controlBytes);
+        // What is left waits for the channel to become writable again (onWritable).
+    }
+
+    /** Under the lock: the buffer to append {@code size} bytes to, starting a new one when needed. */
+    private ByteBuf writable(int size) {
+        ByteBuf buffer = current;
+        if (buffer == null || buffer.writableBytes() < size) {
+            if (buffer != null) {
+                full.add(buffer);
             }
-            channel.flush();
+            buffer = current = channel.alloc().ioBuffer(Math.max(CHUNK_BYTES, size));
         }
+        return buffer;
     }
 
     /**
-     * Event loop: writes one MSG/HMSG. The control line is built in {@link #line} and written with
-     * one bulk copy, then the payload: three writes per message instead of one per field.
+     * Under the lock: writes one MSG/HMSG. The control line is built in {@link #line} and written
+     * with one bulk copy, then the payload: three writes per message instead of one per field.
+     *
+     * @return the bytes written
      */
-    private void encode(Frame frame, ByteBuf out) {
-        byte[] subject = subjectBytes(frame.subject);
-        byte[] sid = frame.sid;
-        String replyTo = frame.replyTo;
-        byte[] headers = frame.headers;
-        byte[] payload = frame.payload;
+    private int encode(String subjectText, byte[] sid, String replyTo, byte[] headers, byte[] payload) {
+        byte[] subject = subjectBytes(subjectText);
         // "HMSG " + subject + ' ' + sid + ' ' + [reply + ' '] + 10 digits + ' ' + 10 digits + CRLF;
         // UTF-8 takes at most three bytes per char.
         int most = 5 + subject.length + 1 + sid.length + 1
@@ -344,12 +378,15 @@ final class Outbound {
         }
         l[n++] = '\r';
         l[n++] = '\n';
+        int size = n + (headers == null ? 0 : headers.length) + payload.length + 2;
+        ByteBuf out = writable(size);
         out.writeBytes(l, 0, n);
         if (headers != null) {
             out.writeBytes(headers);
         }
         out.writeBytes(payload);
         out.writeShort(CRLF_SHORT);
+        return size;
     }
 
     /** The bytes of a subject; subscribers mostly see one subject again and again (the parser interns them). */
