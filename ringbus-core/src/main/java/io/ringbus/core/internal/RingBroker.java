@@ -290,7 +290,9 @@ public final class RingBroker implements Broker {
     }
 
     private void reserveSlowPath(int bytes) {
-        checkNotOnEventLoop("the in-flight byte budget is spent (maxInFlightBytes=" + maxInFlightBytes + ")");
+        if (onOwnEventLoop()) {
+            throw waitOnEventLoop("the in-flight byte budget is spent (maxInFlightBytes=" + maxInFlightBytes + ")");
+        }
         publishWaits.increment();
         long park = 1_000;
         while (!reserveInFlight(bytes)) {
@@ -329,7 +331,9 @@ public final class RingBroker implements Broker {
             rejected.increment();
             return false;
         }
-        checkNotOnEventLoop("the table of pending replies is full (maxReplyScopes=" + config.maxReplyScopes() + ")");
+        if (onOwnEventLoop()) {
+            throw waitOnEventLoop("the table of pending replies is full (maxReplyScopes=" + config.maxReplyScopes() + ")");
+        }
         publishWaits.increment();
         while (!replyScopes.remember(replyTo, clientScope)) {
             if (closed) {
@@ -352,16 +356,22 @@ public final class RingBroker implements Broker {
         return replyScope;
     }
 
-    private void checkNotOnEventLoop(String why) {
-        if (Thread.currentThread() instanceof EventLoopThread loop && loop.broker == this) {
-            throw new IllegalStateException(why + " and publish() was called on event loop "
-                    + loop.getName() + ", which would wait for itself: use tryPublish() there, or a WORKER or "
-                    + "VIRTUAL subscription");
-        }
+    /** @return whether the caller is one of this broker's event loops (which must not wait for the ring) */
+    private boolean onOwnEventLoop() {
+        return Thread.currentThread() instanceof EventLoopThread loop && loop.broker == this;
+    }
+
+    /** The error for a publish that would wait on an event loop; built only then (no allocation on the wait path). */
+    private IllegalStateException waitOnEventLoop(String why) {
+        return new IllegalStateException(why + " and publish() was called on event loop "
+                + Thread.currentThread().getName() + ", which would wait for itself: use tryPublish() there, or a "
+                + "WORKER or VIRTUAL subscription");
     }
 
     private long claimSlowPath() {
-        checkNotOnEventLoop("the ring is full (ringSize=" + config.ringSize() + ")");
+        if (onOwnEventLoop()) {
+            throw waitOnEventLoop("the ring is full (ringSize=" + config.ringSize() + ")");
+        }
         publishWaits.increment();
         int attempts = 0;
         long park = 1_000;
