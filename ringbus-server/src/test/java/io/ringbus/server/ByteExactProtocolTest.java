@@ -152,6 +152,26 @@ class ByteExactProtocolTest {
         }
     }
 
+    @Test
+    void aLargePublishToNobodyIsAcknowledgedAndOneAboveTheScopeStillRefused() {
+        try (ServerUnderTest server = ServerUnderTest.start(c -> c.maxPayload(4096));
+             RawClient client = RawClient.connect(server.port())) {
+            client.handshake("{\"verbose\":true,\"pedantic\":false,\"headers\":true}");
+            String big = "x".repeat(1000);
+            client.send("PUB pub.nobody 1000\r\n" + big + "\r\n");
+            client.expectLine("+OK");
+            client.send("PUB secret.big 1000\r\n" + big + "\r\n");
+            client.expectLine("-ERR 'Permissions Violation for Publish to \"secret.big\"'");
+            client.send("SUB pub.nobody 1\r\n");
+            client.expectLine("+OK");
+            client.send("PUB pub.nobody 1000\r\n" + big + "\r\n");
+            client.expectLine("+OK");
+            assertThat(client.readDelivery().text()).isEqualTo(big);
+            assertThat(server.stats().messagesIn()).as("both accepted publishes counted").isEqualTo(2);
+            assertThat(server.stats().permissionViolations()).isEqualTo(1);
+        }
+    }
+
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.US_ASCII);
     }

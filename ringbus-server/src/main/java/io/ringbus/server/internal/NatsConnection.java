@@ -57,6 +57,11 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     /** How long a closing -ERR may take to write before the socket is closed anyway. */
     private static final long CLOSE_DEADLINE_MILLIS = 1_000;
     private static final long MAX_RETRY_NANOS = 2_000_000;
+    /**
+     * Payloads at least this large are copied out of the input only when someone may receive
+     * them: a route probe costs less than the copy (smaller ones are copied without asking).
+     */
+    private static final int COPY_CHECK_BYTES = 256;
     /** Retry ceiling while waiting for the input budget: many connections may wait at once. */
     private static final long MAX_INPUT_RETRY_NANOS = 50_000_000;
     /** Incomplete input a connection may always hold; above it, it waits while the input budget is spent. */
@@ -398,9 +403,30 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         if (!stalledBy.isEmpty() && stillStalled()) {
             return false;
         }
-        byte[] data = new byte[payload.readableBytes()];
+        int size = payload.readableBytes();
+        if (size >= COPY_CHECK_BYTES && replyTo == null && nobodyCanReceive(subject)) {
+            // As nats-server drops a message nobody subscribes to: no copy, no route, counted as received.
+            received(size);
+            ok();
+            return true;
+        }
+        byte[] data = new byte[size];
         payload.getBytes(payload.readerIndex(), data);
-        return publish(subject, replyTo, Headers.EMPTY, data, data.length);
+        return publish(subject, replyTo, Headers.EMPTY, data, size);
+    }
+
+    /**
+     * @return whether no subscription could receive {@code subject} now and this client may
+     *         publish there; {@code false} whenever the normal path must decide (odd subject,
+     *         scope violation, any doubt)
+     */
+    private boolean nobodyCanReceive(String subject) {
+        try {
+            Client publisher = options.pedantic() ? client : client.verbatim();
+            return !publisher.hasSubscribers(subject) && client.scope().includes(server.broker.scopeOf(subject));
+        } catch (IllegalArgumentException notValid) {
+            return false;
+        }
     }
 
     @Override
@@ -471,13 +497,18 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             return true;
         }
         pubAcked = false;
-        server.counters.messagesIn.increment();
-        server.counters.payloadBytesIn.add(size);
-        stats.received(size);
+        received(size);
         if (!acked) {
             ok();
         }
         return true;
+    }
+
+    /** @param size header and payload bytes of a message accepted from this client */
+    private void received(int size) {
+        server.counters.messagesIn.increment();
+        server.counters.payloadBytesIn.add(size);
+        stats.received(size);
     }
 
     /** Verbose mode only: whether a PUB to {@code subject} will be accepted (its +OK may then go first). */
