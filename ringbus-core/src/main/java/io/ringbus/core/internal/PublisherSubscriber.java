@@ -6,7 +6,9 @@ import io.ringbus.core.MessageHandler;
 import io.ringbus.core.Scope;
 import io.ringbus.core.SubscribeOptions;
 
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A {@link ExecutionMode#PUBLISHER} subscriber: the publishing thread calls its handler inside
@@ -17,7 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * it instead ({@link #deliver}); the handler is thread-safe by contract, so that is the same call.
  */
 final class PublisherSubscriber extends Subscriber {
-    private final AtomicLong delivered = new AtomicLong();
+    /** Deliveries while no limit is set: many publishers add at once (fan-in), so a striped counter. */
+    private final LongAdder unlimited = new LongAdder();
+    /** Deliveries counted against a limit ({@link #unsubscribeAfter}): exact, so one atomic counter. */
+    private final AtomicLong limited = new AtomicLong();
 
     PublisherSubscriber(RingBroker broker, long id, SubjectPattern pattern, Scope scope, SubscribeOptions options,
                         MessageHandler handler, int loopIndex, PatternStats stats) {
@@ -35,14 +40,21 @@ final class PublisherSubscriber extends Subscriber {
             return false;
         }
         long limit = deliveryLimit;
-        long count = limit == Long.MAX_VALUE ? delivered.getAndIncrement() : claimUnderLimit(limit);
-        if (count < 0) {
-            return false;
+        long count;
+        if (limit == Long.MAX_VALUE) {
+            unlimited.increment();
+            count = 0;
+        } else {
+            count = claimUnderLimit(limit);
+            if (count < 0) {
+                return false;
+            }
         }
         PatternStats stats = this.stats;
         if (stats == null) {
             invoke(message);
-        } else if ((count & stats.latencySampleMask) == 0) {
+        } else if ((ThreadLocalRandom.current().nextInt() & stats.latencySampleMask) == 0) {
+            // Sampled at random (one call in sampling): the count of a striped counter is not at hand.
             long start = System.nanoTime();
             invoke(message);
             stats.recordHandler(ExecutionMode.PUBLISHER, System.nanoTime() - start);
@@ -51,21 +63,27 @@ final class PublisherSubscriber extends Subscriber {
             invoke(message);
             stats.deliveredDirect();
         }
-        if (count + 1 >= limit) {
+        if (limit != Long.MAX_VALUE && count + 1 >= limit) {
             checkDeliveryLimit(count + 1);
         }
         return true;
     }
 
-    /** @return the delivery number taken, or -1 when the limit is reached (never more than the limit) */
+    /**
+     * @return the delivery number taken, or -1 when the limit is reached. Never more than the
+     *         limit once it is set; a publisher racing {@link #unsubscribeAfter} itself may
+     *         deliver one message past it, as it may with any concurrent unsubscribe.
+     */
     private long claimUnderLimit(long limit) {
+        long before = unlimited.sum();
         for (;;) {
-            long count = delivered.get();
+            long claimed = limited.get();
+            long count = before + claimed;
             if (count >= limit) {
                 checkDeliveryLimit(count);
                 return -1;
             }
-            if (delivered.compareAndSet(count, count + 1)) {
+            if (limited.compareAndSet(claimed, claimed + 1)) {
                 return count;
             }
         }
@@ -91,7 +109,7 @@ final class PublisherSubscriber extends Subscriber {
 
     @Override
     public long delivered() {
-        return delivered.get();
+        return unlimited.sum() + limited.get();
     }
 
     @Override

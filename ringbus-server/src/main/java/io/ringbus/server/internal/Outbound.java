@@ -50,8 +50,6 @@ final class Outbound {
     private final Runnable onSlowConsumer;
     private final long stallBytes;
     private final long writeDeadlineNanos;
-    /** Bytes encoded and not yet handed to Netty (messages and replies). */
-    private final AtomicLong pending = new AtomicLong();
     private final AtomicBoolean scheduled = new AtomicBoolean();
     /** When pending bytes went past the stall mark (System.nanoTime, never 0), or 0 when below it. */
     private final AtomicLong stallingSince = new AtomicLong();
@@ -70,14 +68,20 @@ final class Outbound {
     private ByteBuf current;
     private long messages;
     private long payloadBytes;
+    /** MSG/HMSG bytes in the pending buffers (for {@code bytesOut}, which leaves out replies). */
+    private long messageBytes;
+    /** Bytes in the pending buffers (messages and replies). */
+    private long lockedBytes;
     private byte[] line = new byte[256];
     private String lastSubject;
     private byte[] lastSubjectBytes;
     private final byte[] sizeDigits = new byte[10];
     private int sizeDigitsLength;
     private int lastSize = -1;
-    // Event loop only: the buffers taken from the pending ones and not yet handed to Netty.
+    // Event loop only: the buffers taken from the pending ones and not yet handed to Netty, and
+    // their bytes (read by publishers: pending = lockedBytes + takenBytes).
     private final ArrayDeque<ByteBuf> taken = new ArrayDeque<>();
+    private volatile long takenBytes;
 
     Outbound(Channel channel, ServerCounters counters, ConnectionStats stats, long maxPending,
              long writeDeadlineNanos, Runnable onSlowConsumer) {
@@ -108,21 +112,23 @@ final class Outbound {
         }
         byte[] payload = payloadBytes(message.payload());
         byte[] headerBlock = headersSupported ? headerBlock(message.headers()) : null;
-        int size;
+        long queued;
         lock.lock();
         try {
             if (closed) {
                 return;
             }
-            size = encode(message.subject(), sid, message.replyTo(), headerBlock, payload);
+            int size = encode(message.subject(), sid, message.replyTo(), headerBlock, payload);
+            // Counted under the lock we hold anyway: no shared atomic per delivery (fan-in has
+            // many publishers on one subscriber). The totals reach the counters at each drain.
             messages++;
             payloadBytes += payload.length + (headerBlock == null ? 0 : headerBlock.length);
+            messageBytes += size;
+            lockedBytes += size;
+            queued = lockedBytes + takenBytes;
         } finally {
             lock.unlock();
         }
-        counters.messagesOut.increment();
-        counters.bytesOut.add(size);
-        long queued = pending.addAndGet(size);
         if (queued > maxPending) {
             slowConsumer();
             return;
@@ -217,10 +223,10 @@ final class Outbound {
                 return;
             }
             writable(bytes.length).writeBytes(bytes);
+            lockedBytes += bytes.length;
         } finally {
             lock.unlock();
         }
-        pending.addAndGet(bytes.length);
         if (scheduled.compareAndSet(false, true)) {
             channel.eventLoop().execute(drain);
         }
@@ -233,21 +239,23 @@ final class Outbound {
 
     /** Netty loop: the channel became writable again. */
     void onWritable() {
-        if (pending.get() > 0) {
-            drain();
-        }
+        drain();
     }
 
     /** Event loop: stops queueing and releases what is pending; the connection is closing. */
     void close() {
         closed = true;
         releasePending();
-        pending.set(0);
     }
 
-    /** @return bytes encoded for the client and not yet handed to Netty */
+    /** Any thread (the monitor): bytes encoded for the client and not yet handed to Netty. */
     long pending() {
-        return pending.get();
+        lock.lock();
+        try {
+            return lockedBytes + takenBytes;
+        } finally {
+            lock.unlock();
+        }
     }
 
     private void releasePending() {
@@ -261,6 +269,7 @@ final class Outbound {
                 current.release();
                 current = null;
             }
+            lockedBytes = 0;
         } finally {
             lock.unlock();
         }
@@ -268,6 +277,7 @@ final class Outbound {
             buffer.release();
         }
         taken.clear();
+        takenBytes = 0;
     }
 
     /** Event loop: hands the pending buffers to Netty while the channel is writable, in order. */
@@ -279,6 +289,8 @@ final class Outbound {
         }
         long sentMessages;
         long sentPayload;
+        long sentBytes;
+        long takenNow;
         lock.lock();
         try {
             taken.addAll(full);
@@ -289,8 +301,15 @@ final class Outbound {
             }
             sentMessages = messages;
             sentPayload = payloadBytes;
+            sentBytes = messageBytes;
+            takenNow = lockedBytes;
             messages = 0;
             payloadBytes = 0;
+            messageBytes = 0;
+            lockedBytes = 0;
+            // Moved from the locked count to the taken one before the lock is let go: a
+            // publisher never sees these bytes in neither.
+            takenBytes += takenNow;
         } finally {
             lock.unlock();
         }
@@ -301,16 +320,18 @@ final class Outbound {
             channel.write(buffer, channel.voidPromise());
         }
         if (sentMessages > 0) {
+            counters.messagesOut.add(sentMessages);
+            counters.bytesOut.add(sentBytes);
             counters.payloadBytesOut.add(sentPayload);
             stats.sent(sentMessages, sentPayload);
             stats.active(System.currentTimeMillis());
         }
         if (written > 0) {
             // Handed to Netty: publishers stalled on this client may go on.
-            pending.addAndGet(-written);
+            takenBytes -= written;
             channel.flush();
         }
-        if (stallingSince.get() != 0 && pending.get() <= stallBytes) {
+        if (stallingSince.get() != 0 && takenBytes <= stallBytes) {
             stallingSince.set(0);
         }
         // What is left waits for the channel to become writable again (onWritable).
