@@ -12,7 +12,7 @@
 //
 // The slow-consumer-server case expects the server to drop a subscriber that does not read once
 // its pending output exceeds a limit well below slowPublishBytes (GoClientTest starts ringbus with
-// max_pending 64 KiB and a 1 s write deadline).
+// max_pending 64 KiB and a 3 s write deadline).
 package main
 
 import (

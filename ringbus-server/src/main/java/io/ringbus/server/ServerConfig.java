@@ -290,7 +290,7 @@ public final class ServerConfig {
             return this;
         }
 
-        /** @param maxPending bytes, >= 64 KiB; default 64 MiB @return this */
+        /** @param maxPending bytes, >= 64 KiB; default 64 MiB (nats-server's) @return this */
         public Builder maxPending(long maxPending) {
             if (maxPending < 65_536) {
                 throw new IllegalArgumentException("maxPending must be >= 65536: maxPending=" + maxPending);

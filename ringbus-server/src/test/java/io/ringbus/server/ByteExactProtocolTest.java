@@ -144,11 +144,12 @@ class ByteExactProtocolTest {
     @Test
     void aRefusedConnectionGetsInfoBeforeTheError() {
         try (ServerUnderTest server = ServerUnderTest.start(c -> c.maxConnections(1));
-             RawClient first = RawClient.connect(server.port());
-             RawClient second = RawClient.connect(server.port())) {
-            first.handshake();
+             RawClient first = RawClient.connect(server.port())) {
+            first.handshake(); // accepted and counted before the second one connects
+            RawClient second = RawClient.connect(server.port());
             assertThat(second.readLine()).startsWith("INFO {");
             assertThat(second.readLine()).isEqualTo("-ERR 'maximum connections exceeded'");
+            second.close();
         }
     }
 

@@ -141,6 +141,27 @@ class HostileClientsTest {
     }
 
     @Test
+    void aSubscriberThatNeverReadsHoldsMemoryInProportionToItsBytes() throws Exception {
+        // Each PING round trip is one read of the publisher, so one hand-over of the sleeper's
+        // pending buffer to Netty: buffers sized by capacity rather than content once held
+        // 64 KiB per 100-byte message here and ran a 64 MiB server out of direct memory.
+        try (ForkedServer server = ForkedServer.start("64m");
+             RawClient sleeper = RawClient.connect(server.port(), 4096);
+             RawClient publisher = RawClient.connect(server.port())) {
+            sleeper.handshake();
+            sleeper.send("SUB drip 1\r\nPING\r\n");
+            sleeper.expectLine("PONG");
+            publisher.handshake();
+            String message = "PUB drip 100\r\n" + "d".repeat(100) + "\r\nPING\r\n";
+            for (int i = 0; i < 3_000; i++) {
+                publisher.send(message);
+                publisher.expectLine("PONG");
+            }
+            assertHealthy(server);
+        }
+    }
+
+    @Test
     void sigtermAndSigintDrainAndExitWithStatusZero() throws Exception {
         for (String signal : List.of("TERM", "INT")) {
             try (ForkedServer server = ForkedServer.start(HEAP)) {

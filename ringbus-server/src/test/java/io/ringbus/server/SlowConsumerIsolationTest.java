@@ -81,10 +81,13 @@ class SlowConsumerIsolationTest {
                 assertThat(roundTrips.get()).isPositive();
                 // Bounds far from the old behaviour (a freeze of >= 20 x write_deadline) yet loose
                 // enough for a busy 2-core machine.
+                // Loose bounds for a loaded 2-core machine running the whole suite, yet far from
+                // what they guard against: one dispatch thread waiting out each sleeper's deadline
+                // in turn froze everyone for >= 20 x write_deadline.
                 assertThat(Duration.ofNanos(worstRoundTrip.get())).as("unrelated client's worst round trip")
-                        .isLessThan(WRITE_DEADLINE);
-                assertThat(Duration.ofNanos(publishNanos)).as("publisher slowed at most about one write deadline")
-                        .isLessThan(WRITE_DEADLINE.multipliedBy(4));
+                        .isLessThan(WRITE_DEADLINE.multipliedBy(2));
+                assertThat(Duration.ofNanos(publishNanos)).as("publisher slowed by about one write deadline, not 20")
+                        .isLessThan(WRITE_DEADLINE.multipliedBy(10));
             } finally {
                 for (RawClient sleeper : sleepers) {
                     sleeper.close();

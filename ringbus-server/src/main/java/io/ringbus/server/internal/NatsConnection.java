@@ -66,6 +66,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private static final long MAX_INPUT_RETRY_NANOS = 50_000_000;
     /** Incomplete input a connection may always hold; above it, it waits while the input budget is spent. */
     private static final int SMALL_INPUT = 64 << 10;
+    /** How long the holder of the input overdraft may receive nothing before a waiting connection takes it. */
+    private static final long OVERDRAFT_IDLE_NANOS = 50_000_000;
     /** Above this, incomplete input is kept on the heap (bounded by the budget), not in direct memory. */
     private static final int HEAP_INPUT = 64 << 10;
     /** Every network subscription (but its queue group): shared, as a server may hold a million. */
@@ -84,6 +86,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private ByteBuf cumulation;
     /** The capacity of {@link #cumulation} counted in the server's input budget. */
     private long inputAccounted;
+    /** When the client last sent bytes; read by other connections deciding on the input overdraft. */
+    private volatile long lastInputNanos = System.nanoTime();
     private ConnectOptions options = ConnectOptions.DEFAULTS;
     private Client client;
     private boolean connectReceived;
@@ -212,6 +216,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             return;
         }
         server.counters.bytesIn.add(in.readableBytes());
+        lastInputNanos = System.nanoTime();
         stats.active(System.currentTimeMillis());
         cumulate(ctx.alloc(), in);
         if (!paused) {
@@ -263,15 +268,27 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
 
     /**
      * Whether this connection must wait before buffering more of a large incomplete message:
-     * the server-wide input budget is spent and another connection holds the overdraft.
+     * the server-wide input budget is spent and another connection holds the overdraft. A
+     * holder whose client has sent nothing for {@link #OVERDRAFT_IDLE_NANOS} loses it to a
+     * waiting connection (a client that holds back its last byte cannot stop everyone else's
+     * large messages), while less than twice the budget is buffered: the hard bound.
      */
     private boolean mustWaitForInputBudget() {
+        long buffered = server.inputBuffered.get();
+        long budget = server.config.maxInputBuffer();
         if (cumulation == null || cumulation.readableBytes() <= SMALL_INPUT || closing || paused
-                || server.inputBuffered.get() <= server.config.maxInputBuffer()) {
+                || buffered <= budget) {
             return false;
         }
         Object holder = server.inputOverdraft.get();
-        return holder != this && !server.inputOverdraft.compareAndSet(null, this);
+        if (holder == this) {
+            return false;
+        }
+        if (holder == null) {
+            return !server.inputOverdraft.compareAndSet(null, this);
+        }
+        boolean idle = holder instanceof NatsConnection h && System.nanoTime() - h.lastInputNanos > OVERDRAFT_IDLE_NANOS;
+        return !(idle && buffered < 2 * budget && server.inputOverdraft.compareAndSet(holder, this));
     }
 
     private void parseInput() {

@@ -37,8 +37,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * </pre>
  */
 final class Outbound {
-    /** Size of a pending buffer; a larger message gets a buffer of its own size. */
+    /** Largest size a pending buffer grows to; a larger message gets a buffer of its own size. */
     private static final int CHUNK_BYTES = 64 * 1024;
+    /** Size a pending buffer starts at. */
+    private static final int INITIAL_BUFFER_BYTES = 512;
     private static final short CRLF_SHORT = ('\r' << 8) | '\n';
     private static final byte[] EMPTY = new byte[0];
     private static final byte[] PONG = {'P', 'O', 'N', 'G', '\r', '\n'};
@@ -337,14 +339,25 @@ final class Outbound {
         // What is left waits for the channel to become writable again (onWritable).
     }
 
-    /** Under the lock: the buffer to append {@code size} bytes to, starting a new one when needed. */
+    /**
+     * Under the lock: the buffer to append {@code size} bytes to. A buffer starts small and grows
+     * (doubling) up to {@link #CHUNK_BYTES}, then a new one starts: what waits for a client takes
+     * memory in proportion to its bytes, however often drains hand over nearly empty buffers.
+     */
     private ByteBuf writable(int size) {
         ByteBuf buffer = current;
-        if (buffer == null || buffer.writableBytes() < size) {
-            if (buffer != null) {
-                full.add(buffer);
+        if (buffer != null && buffer.writableBytes() < size) {
+            if (buffer.readableBytes() + size <= CHUNK_BYTES) {
+                buffer.ensureWritable(size);
+                return buffer;
             }
-            buffer = current = channel.alloc().ioBuffer(Math.max(CHUNK_BYTES, size));
+            full.add(buffer);
+            buffer = null;
+        }
+        if (buffer == null) {
+            // On the heap: what waits for a slow client is bounded by max_pending and counted in
+            // the heap, not in direct memory (Netty copies to a direct buffer as it writes).
+            buffer = current = channel.alloc().heapBuffer(Math.max(INITIAL_BUFFER_BYTES, size));
         }
         return buffer;
     }
