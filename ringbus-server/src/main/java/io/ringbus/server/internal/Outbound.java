@@ -355,9 +355,9 @@ final class Outbound {
             buffer = null;
         }
         if (buffer == null) {
-            // Direct (the socket writes it without another copy); its size follows its content,
-            // so what waits for a slow client is bounded by max_pending in bytes, not buffers.
-            buffer = current = channel.alloc().ioBuffer(Math.max(INITIAL_BUFFER_BYTES, size));
+            // On the heap: what waits for a slow client is bounded by max_pending and counted in
+            // the heap, not in direct memory (Netty copies to a direct buffer as it writes).
+            buffer = current = channel.alloc().heapBuffer(Math.max(INITIAL_BUFFER_BYTES, size));
         }
         return buffer;
     }
