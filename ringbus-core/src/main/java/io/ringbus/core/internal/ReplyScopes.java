@@ -5,7 +5,6 @@ import io.ringbus.core.Scope;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The reply subjects of requests made by clients of a higher scope than the reply subject's own:
@@ -22,7 +21,6 @@ final class ReplyScopes {
     private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Entry> byAge = new ConcurrentLinkedQueue<>();
     private final AtomicInteger size = new AtomicInteger();
-    private final LongAdder refused = new LongAdder();
     private final long ttlNanos;
     private final int maxEntries;
 
@@ -43,8 +41,7 @@ final class ReplyScopes {
         long now = System.nanoTime();
         sweep(now);
         if (size.get() >= maxEntries) {
-            refused.increment();
-            return false;
+            return false; // counted by the broker as a refused publish
         }
         Entry entry = new Entry(replyTo, scope, now + ttlNanos);
         Entry previous = entries.put(replyTo, entry);
@@ -78,15 +75,5 @@ final class ReplyScopes {
                 }
             }
         }
-    }
-
-    /** @return requests refused because the table was full */
-    long refused() {
-        return refused.sum();
-    }
-
-    /** @return reply subjects tracked now */
-    int size() {
-        return size.get();
     }
 }

@@ -311,11 +311,6 @@ public final class RingBroker implements Broker {
         }
     }
 
-    /** @return payload bytes in ring slots not yet dispatched */
-    long inFlightBytes() {
-        return inFlightBytes.get();
-    }
-
     /**
      * A request from a client of a higher scope than its reply subject's: remembers that the
      * replies are of the client's scope.

@@ -20,7 +20,6 @@ final class SubjectTrie {
     private static final Subscriber[] NONE = new Subscriber[0];
 
     private final Node root = new Node();
-    private int size;
 
     /** Writer only: adds {@code subscriber} under its pattern. */
     void add(Subscriber subscriber) {
@@ -31,13 +30,11 @@ final class SubjectTrie {
             String token = pattern.token(i);
             if (token.equals(SubjectPattern.GREATER)) {
                 node.rest = append(node.rest, subscriber);
-                size++;
                 return;
             }
             node = token.equals(SubjectPattern.STAR) ? node.starChild() : node.literalChild(token);
         }
         node.here = append(node.here, subscriber);
-        size++;
     }
 
     /**
@@ -47,11 +44,7 @@ final class SubjectTrie {
      */
     boolean remove(Subscriber subscriber) {
         SubjectPattern pattern = subscriber.subjectPattern();
-        boolean removed = remove(root, pattern, 0, subscriber);
-        if (removed) {
-            size--;
-        }
-        return removed;
+        return remove(root, pattern, 0, subscriber);
     }
 
     private static boolean remove(Node node, SubjectPattern pattern, int index, Subscriber subscriber) {
@@ -114,11 +107,6 @@ final class SubjectTrie {
         if (star != null) {
             collect(star, tokens, index + 1, out);
         }
-    }
-
-    /** @return subscriptions in the trie (writer's count; racy for others) */
-    int size() {
-        return size;
     }
 
     private static Subscriber[] append(Subscriber[] array, Subscriber subscriber) {
