@@ -75,8 +75,9 @@ public final class NetworkCommand implements Callable<Integer> {
     @Option(names = "--nats-server", description = "the nats-server binary (default: on PATH or /usr/sbin; bin/bench-deps installs it)")
     Path natsServer;
 
-    @Option(names = "--ringbus-heap", description = "ringbus-server's -Xmx in the comparison (default: ${DEFAULT-VALUE})")
-    String ringbusHeap = "1g";
+    @Option(names = "--ringbus-heap", description = "ringbus-server's -Xmx in the comparison (default: ${DEFAULT-VALUE},"
+            + " bin/run's)")
+    String ringbusHeap = "2g";
 
     @Option(names = "--ringbus-jvm-arg", description = "extra JVM option for ringbus-server, repeatable (e.g. JFR)")
     List<String> ringbusJvmArgs = new ArrayList<>();

@@ -60,7 +60,10 @@ public final class SubsCommand implements Callable<Integer> {
     int churnConns = 4;
 
     @Option(names = "--ringbus-heap", description = "ringbus-server's -Xmx (default: ${DEFAULT-VALUE})")
-    String ringbusHeap = "1g";
+    String ringbusHeap = "2g";
+
+    @Option(names = "--ringbus-jvm-arg", description = "extra JVM option for ringbus-server, repeatable (e.g. -Xlog:gc)")
+    List<String> ringbusJvmArgs = new ArrayList<>();
 
     @Option(names = "--server-jar", description = "ringbus-server.jar (default: ringbus-server/target/ beside this jar)")
     Path serverJar;
@@ -120,7 +123,7 @@ public final class SubsCommand implements Callable<Integer> {
         List<SubsReport.ServerSubs> results = new ArrayList<>();
         for (ServerKind kind : kinds) {
             int port = EphemeralPorts.pick();
-            List<String> command = kind.command(binaries, port, ringbusHeap, List.of(), null);
+            List<String> command = kind.command(binaries, port, ringbusHeap, ringbusJvmArgs, null);
             Path log = dir.resolve(kind.label() + "-" + port + ".log");
             System.out.println("  " + kind.label() + ": " + String.join(" ", command) + "  (log " + log + ")");
             try (ServerProcess server = ServerProcess.start(kind.label(), command, port, log, Duration.ofSeconds(30))) {
