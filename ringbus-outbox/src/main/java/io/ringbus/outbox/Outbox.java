@@ -10,6 +10,7 @@ import io.ringbus.outbox.internal.Migrations;
 import io.ringbus.outbox.internal.OutboxSql;
 import io.ringbus.outbox.internal.OutboxStatements;
 import io.ringbus.outbox.internal.PgListener;
+import io.ringbus.outbox.internal.Wakeups;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Objects;
@@ -44,6 +45,7 @@ public final class Outbox implements AutoCloseable {
     private final String table;
     private final String description;
     private final PgListener listener;
+    private final Wakeups wakeups = new Wakeups();
 
     Outbox(OutboxBuilder builder) throws SQLException {
         if (builder.dataSource != null) {
@@ -127,7 +129,9 @@ public final class Outbox implements AutoCloseable {
             throw new IllegalStateException("append must run in the caller's transaction, but the connection is in"
                     + " auto-commit mode (subject=" + subject + "); call setAutoCommit(false) first, or use publish()");
         }
-        return statements.append(connection, subject, key, payload, encodedHeaders);
+        long id = statements.append(connection, subject, key, payload, encodedHeaders);
+        wakeups.wakeAll();
+        return id;
     }
 
     /**
@@ -186,6 +190,7 @@ public final class Outbox implements AutoCloseable {
             try {
                 long id = statements.append(connection, subject, key, payload, encodedHeaders);
                 connection.commit();
+                wakeups.wakeAll();
                 return id;
             } catch (SQLException | RuntimeException e) {
                 connection.rollback();
@@ -240,6 +245,11 @@ public final class Outbox implements AutoCloseable {
 
     PgListener listener() {
         return listener;
+    }
+
+    /** @return the relays started from this outbox, woken by its appends */
+    Wakeups wakeups() {
+        return wakeups;
     }
 
     String eventIdPrefix() {

@@ -34,6 +34,7 @@ public final class RelayBuilder {
     private Duration sweepInterval = Duration.ofMinutes(1);
     private Duration countInterval = Duration.ofSeconds(5);
     private boolean listen = true;
+    private Duration leaseTime = Duration.ofSeconds(3);
     private Object meterRegistry;
 
     RelayBuilder(Outbox outbox) {
@@ -112,8 +113,9 @@ public final class RelayBuilder {
     }
 
     /**
-     * @param pollInterval how long an idle relay waits before looking again; on PostgreSQL a
-     *                     NOTIFY wakes it sooner (default 1 s; on H2, which has no NOTIFY, 100 ms)
+     * @param pollInterval how long an idle relay waits before looking again; an append through
+     *                     an {@code Outbox} in the same JVM wakes it sooner (default 25 ms on
+     *                     PostgreSQL, where commits send no NOTIFY; 100 ms on H2)
      * @return this builder
      */
     public RelayBuilder pollInterval(Duration pollInterval) {
@@ -190,11 +192,28 @@ public final class RelayBuilder {
     }
 
     /**
-     * @param listen on PostgreSQL, wake on NOTIFY (default true); when false, poll only
+     * @param listen on PostgreSQL, also wake on NOTIFY on the outbox's channel (default true): sent
+     *               by {@code ringbus-outbox dead retry} and by applications that choose to, never
+     *               per commit; when false, poll only
      * @return this builder
      */
     public RelayBuilder listen(boolean listen) {
         this.listen = listen;
+        return this;
+    }
+
+    /**
+     * PostgreSQL: rows are spread over 64 buckets (a key's rows share one), and each of the relay's
+     * loops leases a fair share of them ({@code ceil(64 / live loops)}, all relays together); it
+     * renews its leases every third of this time. A loop that stops cleanly gives its buckets back
+     * at once; one that dies (kill -9, lost connection) keeps them until its leases expire, then
+     * the others take them over. A loop whose lease has expired claims nothing until it renews.
+     *
+     * @param leaseTime how long a lease lasts without renewal (default 3 s)
+     * @return this builder
+     */
+    public RelayBuilder leaseTime(Duration leaseTime) {
+        this.leaseTime = positive("leaseTime", leaseTime);
         return this;
     }
 
@@ -224,14 +243,16 @@ public final class RelayBuilder {
         if (routes.isEmpty()) {
             throw new IllegalStateException("a relay needs at least one sink: call sink(...) or route(...)");
         }
+        // PostgreSQL sends no NOTIFY per commit (it would serialise the producers' commits), so an
+        // idle relay looks every 25 ms; appends in this JVM wake it at once.
         Duration poll = pollInterval != null ? pollInterval
-                : outbox.isPostgreSql() ? Duration.ofSeconds(1) : Duration.ofMillis(100);
+                : outbox.isPostgreSql() ? Duration.ofMillis(25) : Duration.ofMillis(100);
         RelaySettings settings = new RelaySettings(name, List.copyOf(routes), batchSize, parallelBatches, poll.toMillis(),
                 busyPollInterval.toMillis(),
                 deliveryTimeout.toMillis(), retryPolicy, deleteDelivered, retention.toMillis(), sweepInterval.toMillis(),
-                countInterval.toMillis(), listen && outbox.isPostgreSql(), outbox.eventIdPrefix());
+                countInterval.toMillis(), listen && outbox.isPostgreSql(), outbox.eventIdPrefix(), leaseTime.toMillis());
         return new Relay(new RelayGroup(outbox.dataSource(), outbox.statements(), settings,
-                settings.listen() ? outbox.listener() : null, meterRegistry));
+                settings.listen() ? outbox.listener() : null, outbox.wakeups(), meterRegistry));
     }
 
     private static Duration positive(String what, Duration value) {

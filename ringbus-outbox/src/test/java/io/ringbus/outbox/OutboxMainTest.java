@@ -238,7 +238,7 @@ class OutboxMainTest {
 
         Run first = cli("migrate");
         assertThat(first.exitCode()).as(first.err()).isZero();
-        assertThat(first.out()).contains(schema + ".ringbus_outbox").contains("schema version 1");
+        assertThat(first.out()).contains(schema + ".ringbus_outbox").contains("schema version 2");
         Outbox outbox = open(database);
         outbox.publish("a.b", null, new byte[] {1}, Headers.EMPTY);
 

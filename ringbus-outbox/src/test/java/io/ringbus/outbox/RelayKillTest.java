@@ -9,7 +9,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -73,8 +72,8 @@ class RelayKillTest {
         inFlight.removeAll(committedFirst);
         assertThat(inFlight).as("printed but not committed: the batch in flight at the kill").isNotEmpty()
                 .hasSizeLessThanOrEqualTo(BATCH);
-        // Batches are claimed in id order, so the batch in flight is one run of consecutive rows.
-        assertThat(Collections.max(inFlight) - Collections.min(inFlight)).isLessThan(BATCH);
+        // On PostgreSQL the killed relay's buckets stay leased to it until the lease expires (3 s):
+        // the survivor takes them over then, and delivers everything that was not committed.
 
         Set<Long> printedSecond;
         try (RelayProcess survivor = RelayProcess.start("survivor", "--jdbc-url", pg, "--schema", schema,

@@ -11,6 +11,8 @@ import io.ringbus.outbox.OutboxEvent;
  * @param ageMicros microseconds between the append and the claim, database clock
  * @param blocked   whether an earlier pending row of its key is not in the relay's batch (another
  *                  relay holds it, or it waits for a retry), so this one must wait for a later batch
+ *                  (H2 only: on PostgreSQL a key's bucket belongs to one relay loop)
+ * @param bucket    the row's bucket (PostgreSQL), -1 on H2
  */
-public record ClaimedRow(OutboxEvent event, long ageMicros, boolean blocked) {
+public record ClaimedRow(OutboxEvent event, long ageMicros, boolean blocked, int bucket) {
 }

@@ -16,6 +16,13 @@ public final class OutboxSql {
     /** Status of a dead letter. */
     public static final int DEAD = 2;
 
+    /**
+     * PostgreSQL: how many buckets the rows are spread over (a keyed row's bucket is
+     * {@code hashtextextended(msg_key, 0) & 63}); each is leased to one relay loop at a time. Fixed by
+     * schema version 2.
+     */
+    public static final int BUCKETS = 64;
+
     static final String COLUMNS = "id, subject, msg_key, payload, headers, attempts, created_at";
 
     final Dialect dialect;
@@ -25,7 +32,15 @@ public final class OutboxSql {
     final String appendKeyedRow;
     final String appendRow;
     final String claim;
+    final String claimLeased;
     final String blockers;
+    final String heartbeat;
+    final String liveMembers;
+    final String forgetMembers;
+    final String renewBuckets;
+    final String acquireBuckets;
+    final String releaseBuckets;
+    final String leave;
     final String markDelivered;
     final String deleteDelivered;
     final String markDeliveredAndCommit;
@@ -56,12 +71,15 @@ public final class OutboxSql {
         String now = pg ? "clock_timestamp()" : "CURRENT_TIMESTAMP";
         String keys = table + "_key";
         if (pg) {
-            // One round trip: the CTE's upsert takes the key row lock before nextval runs for the event.
+            // One round trip, no write but the row: the FROM subquery takes a transaction-scoped
+            // advisory lock on (this table, the key's hash) before nextval runs for the row, so a
+            // key's ids follow its commit order. Two keys with the same hash only wait for each other.
             appendKey = null;
-            appendKeyedRow = "WITH k AS (INSERT INTO " + keys + " (msg_key, last_append_at) VALUES (?, " + now
-                    + ") ON CONFLICT (msg_key) DO UPDATE SET last_append_at = EXCLUDED.last_append_at RETURNING 1) "
-                    + "INSERT INTO " + table + " (subject, msg_key, payload, headers) SELECT ?, ?, ?, ? FROM k RETURNING id";
-            appendRow = "INSERT INTO " + table + " (subject, msg_key, payload, headers) VALUES (?, NULL, ?, ?) RETURNING id";
+            appendKeyedRow = "INSERT INTO " + table + " (subject, msg_key, payload, headers, bucket) SELECT ?, ?, ?, ?,"
+                    + " (hashtextextended(?, 0) & " + (BUCKETS - 1) + ")::smallint FROM (SELECT pg_advisory_xact_lock("
+                    + table.hashCode() + ", hashtext(?))) AS l RETURNING id";
+            appendRow = "INSERT INTO " + table + " (subject, msg_key, payload, headers, bucket) VALUES (?, NULL, ?, ?, ?)"
+                    + " RETURNING id";
         } else {
             appendKey = "MERGE INTO " + keys + " (msg_key, last_append_at) KEY (msg_key) VALUES (?, " + now + ")";
             appendKeyedRow = "INSERT INTO " + table + " (subject, msg_key, payload, headers) VALUES (?, ?, ?, ?)";
@@ -69,30 +87,56 @@ public final class OutboxSql {
         }
         // Skips rows whose key has an earlier row waiting for a retry, so that such a row never holds
         // the batch (and with it other keys) back; only retried rows have next_attempt_at set.
-        String claimRows = "SELECT " + COLUMNS + ", " + now + " AS db_now FROM " + table + " e WHERE status = " + PENDING
-                + " AND (next_attempt_at IS NULL OR next_attempt_at <= " + now + ")"
-                + " AND NOT (msg_key IS NOT NULL AND EXISTS (SELECT 1 FROM " + table + " w WHERE w.status = " + PENDING
-                + " AND w.next_attempt_at IS NOT NULL AND w.msg_key = e.msg_key AND w.id < e.id AND w.next_attempt_at > "
-                + now + ")) ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED";
-        // A claimed keyed row is blocked when a pending row of its key that this relay did not
-        // claim comes before it (another relay holds it, or it waits for a retry). PostgreSQL
-        // answers rows and blocked keys in one round trip, conservatively: a key with any foreign
-        // pending row up to its last claimed one is left whole for the next batch. Counting pending
-        // rows of the key up to that id (one index range per key) avoids set-membership tests,
-        // whose plans depend on statistics a fresh table lacks.
+        String retryWait = " AND NOT (e.msg_key IS NOT NULL AND EXISTS (SELECT 1 FROM " + table + " w WHERE w.status = "
+                + PENDING + " AND w.next_attempt_at IS NOT NULL AND w.msg_key = e.msg_key AND w.id < e.id"
+                + " AND w.next_attempt_at > " + now + "))";
         if (pg) {
-            // Rows of c, then one row per blocked key (id NULL): the caller joins them, so that no
-            // plan ever joins c with the blocked keys row by row.
-            claim = "WITH c AS MATERIALIZED (" + claimRows + "), k AS (SELECT msg_key, count(*) AS n, max(id) AS last"
-                    + " FROM c WHERE msg_key IS NOT NULL GROUP BY msg_key)"
-                    + " SELECT c.id, c.subject, c.msg_key, c.payload, c.headers, c.attempts, c.created_at, c.db_now FROM c"
-                    + " UNION ALL SELECT NULL, NULL, k.msg_key, NULL, NULL, NULL, NULL, NULL FROM k WHERE"
-                    + " (SELECT count(*) FROM " + table + " p WHERE p.status = " + PENDING
-                    + " AND p.msg_key = k.msg_key AND p.id <= k.last) > k.n";
+            claim = null;
             blockers = null;
         } else {
-            claim = claimRows;
+            // H2 (one process): relays compete with SKIP LOCKED; a claimed keyed row is blocked when a
+            // pending row of its key that this relay did not claim comes before it (see withBlockers).
+            claim = "SELECT " + COLUMNS + ", " + now + " AS db_now FROM " + table + " e WHERE status = " + PENDING
+                    + " AND (next_attempt_at IS NULL OR next_attempt_at <= " + now + ")" + retryWait
+                    + " ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED";
             blockers = "SELECT id FROM " + table + " WHERE status = " + PENDING + " AND msg_key = ? ORDER BY id LIMIT ?";
+        }
+        String buckets = table + "_bucket";
+        String members = table + "_member";
+        String ms = " * interval '1 millisecond'";
+        if (pg) {
+            // The loop's buckets whose lease is still valid, share-locked until the batch commits
+            // (so no other loop can take one over while its rows are in flight), then one index
+            // range per bucket in id order, each with its own limit: no sort, no count per key,
+            // and a plan that does not depend on statistics.
+            claimLeased = "WITH b AS MATERIALIZED (SELECT bucket FROM " + buckets + " WHERE owner = ? AND expires_at > "
+                    + now + " FOR SHARE), q AS (SELECT x.bucket, x.lim FROM unnest(?::smallint[], ?::int[]) AS x(bucket, lim)"
+                    + " JOIN b ON b.bucket = x.bucket)"
+                    + " SELECT r.id, r.subject, r.msg_key, r.payload, r.headers, r.attempts, r.created_at, " + now
+                    + ", r.bucket FROM q CROSS JOIN LATERAL (SELECT " + COLUMNS + ", bucket FROM " + table + " e"
+                    + " WHERE e.status = " + PENDING + " AND e.bucket = q.bucket AND (e.next_attempt_at IS NULL OR"
+                    + " e.next_attempt_at <= " + now + ")" + retryWait + " ORDER BY e.id LIMIT q.lim) AS r";
+            heartbeat = "INSERT INTO " + members + " (member, seen_at) VALUES (?, " + now + ") ON CONFLICT (member)"
+                    + " DO UPDATE SET seen_at = EXCLUDED.seen_at";
+            liveMembers = "SELECT count(*) FROM " + members + " WHERE seen_at > " + now + " - ?" + ms;
+            forgetMembers = "DELETE FROM " + members + " WHERE seen_at < " + now + " - ?" + ms;
+            renewBuckets = "UPDATE " + buckets + " SET expires_at = " + now + " + ?" + ms + " WHERE owner = ? RETURNING bucket";
+            acquireBuckets = "UPDATE " + buckets + " SET owner = ?, expires_at = " + now + " + ?" + ms + " WHERE bucket IN"
+                    + " (SELECT bucket FROM " + buckets + " WHERE owner IS NULL OR expires_at <= " + now
+                    + " ORDER BY bucket LIMIT ? FOR UPDATE SKIP LOCKED) RETURNING bucket";
+            releaseBuckets = "UPDATE " + buckets + " SET owner = NULL, expires_at = '-infinity' WHERE owner = ?"
+                    + " AND bucket = ANY(?)";
+            leave = "WITH r AS (UPDATE " + buckets + " SET owner = NULL, expires_at = '-infinity' WHERE owner = ?)"
+                    + " DELETE FROM " + members + " WHERE member = ?";
+        } else {
+            claimLeased = null;
+            heartbeat = null;
+            liveMembers = null;
+            forgetMembers = null;
+            renewBuckets = null;
+            acquireBuckets = null;
+            releaseBuckets = null;
+            leave = null;
         }
         String byIds = pg ? " WHERE id = ANY(?)" : " WHERE id = ?";
         markDelivered = "UPDATE " + table + " SET status = " + DELIVERED + ", done_at = " + now + byIds;
@@ -109,7 +153,8 @@ public final class OutboxSql {
         String ago = pg ? now + " - ? * interval '1 millisecond'" : "DATEADD(MILLISECOND, -?, " + now + ")";
         sweepDelivered = "DELETE FROM " + table + " WHERE id IN (SELECT id FROM " + table + " WHERE status = "
                 + DELIVERED + " AND done_at < " + ago + " ORDER BY id LIMIT ?)";
-        sweepKeys = "DELETE FROM " + keys + " WHERE last_append_at < " + ago + " AND NOT EXISTS (SELECT 1 FROM "
+        // PostgreSQL has no key table since version 2.
+        sweepKeys = pg ? null : "DELETE FROM " + keys + " WHERE last_append_at < " + ago + " AND NOT EXISTS (SELECT 1 FROM "
                 + table + " e WHERE e.status = " + PENDING + " AND e.msg_key = " + keys + ".msg_key)";
         countByStatus = "SELECT status, count(*) FROM " + table + " GROUP BY status";
         countPendingAndDead = "SELECT (SELECT count(*) FROM " + table + " WHERE status = " + PENDING + "), (SELECT count(*) FROM "

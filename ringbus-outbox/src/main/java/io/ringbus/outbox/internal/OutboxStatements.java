@@ -13,11 +13,12 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Runs the statements of {@link OutboxSql} on a given connection. Never commits or rolls back:
@@ -51,16 +52,21 @@ public final class OutboxStatements {
                 insert.setString(1, subject);
                 insert.setBytes(2, payload);
                 insert.setString(3, headers);
+                if (pg) {
+                    // No order to keep: any bucket, spread so that every relay gets a share.
+                    insert.setShort(4, (short) ThreadLocalRandom.current().nextInt(OutboxSql.BUCKETS));
+                }
                 return insertedId(insert);
             }
         }
         if (pg) {
             try (PreparedStatement insert = c.prepareStatement(sql.appendKeyedRow)) {
-                insert.setString(1, key);
-                insert.setString(2, subject);
-                insert.setString(3, key);
-                insert.setBytes(4, payload);
-                insert.setString(5, headers);
+                insert.setString(1, subject);
+                insert.setString(2, key);
+                insert.setBytes(3, payload);
+                insert.setString(4, headers);
+                insert.setString(5, key);
+                insert.setString(6, key);
                 return insertedId(insert);
             }
         }
@@ -122,41 +128,134 @@ public final class OutboxStatements {
         }
     }
 
+    /** @return whether relays lease buckets of rows (PostgreSQL) rather than compete for rows (H2) */
+    public boolean leased() {
+        return pg;
+    }
+
     /**
-     * Claims up to {@code limit} due pending rows in id order, locking them (SKIP LOCKED) until the
-     * caller's transaction ends, each marked when it must wait (see {@link ClaimedRow#blocked()}).
+     * H2: claims up to {@code limit} due pending rows in id order, locking them (SKIP LOCKED) until
+     * the caller's transaction ends, each marked when it must wait (see {@link ClaimedRow#blocked()}).
      */
     public List<ClaimedRow> claim(Connection c, int limit, String eventIdPrefix) throws SQLException {
         List<ClaimedRow> rows = new ArrayList<>(Math.min(limit, 1024));
-        Set<String> blockedKeys = new HashSet<>();
         try (PreparedStatement select = c.prepareStatement(sql.claim)) {
             select.setInt(1, limit);
             try (ResultSet rs = select.executeQuery()) {
                 while (rs.next()) {
-                    long id = rs.getLong(1);
-                    if (rs.wasNull()) {
-                        blockedKeys.add(rs.getString(3)); // PostgreSQL: a blocked key, after the rows
-                        continue;
-                    }
-                    OutboxEvent event = event(rs, eventIdPrefix);
-                    Instant dbNow = rs.getTimestamp(8).toInstant();
-                    long ageMicros = Math.max(0, java.time.Duration.between(event.createdAt(), dbNow).toNanos() / 1000);
-                    rows.add(new ClaimedRow(event, ageMicros, false));
+                    rows.add(claimed(rs, eventIdPrefix, -1));
                 }
             }
         }
-        if (!pg) {
-            return withBlockers(c, rows);
+        return withBlockers(c, rows);
+    }
+
+    /**
+     * PostgreSQL: claims due pending rows of the buckets {@code member} holds a valid lease on, up
+     * to {@code limits[i]} of bucket {@code buckets[i]}, each bucket's in id order; the buckets stay
+     * share-locked until the caller's transaction ends, so no other member can take them over
+     * while the rows are in flight.
+     *
+     * @param buckets the buckets to read (those the member believes it holds)
+     * @param limits  the most rows to read from each
+     */
+    public List<ClaimedRow> claimLeased(Connection c, String member, int[] buckets, int[] limits, String eventIdPrefix)
+            throws SQLException {
+        List<ClaimedRow> rows = new ArrayList<>();
+        try (PreparedStatement select = c.prepareStatement(sql.claimLeased)) {
+            Array bucketArray = c.createArrayOf("smallint", boxShorts(buckets));
+            Array limitArray = c.createArrayOf("integer", boxInts(limits));
+            select.setString(1, member);
+            select.setArray(2, bucketArray);
+            select.setArray(3, limitArray);
+            try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(claimed(rs, eventIdPrefix, rs.getInt(9)));
+                }
+            }
+            bucketArray.free();
+            limitArray.free();
         }
-        if (blockedKeys.isEmpty()) {
-            return rows;
+        return rows;
+    }
+
+    private static ClaimedRow claimed(ResultSet rs, String eventIdPrefix, int bucket) throws SQLException {
+        OutboxEvent event = event(rs, eventIdPrefix);
+        Instant dbNow = rs.getTimestamp(8).toInstant();
+        long ageMicros = Math.max(0, java.time.Duration.between(event.createdAt(), dbNow).toNanos() / 1000);
+        return new ClaimedRow(event, ageMicros, false, bucket);
+    }
+
+    /**
+     * PostgreSQL: one lease round for {@code member}, in the caller's transaction (committed by the
+     * caller): records it alive, renews the leases it holds, then gives back what it holds over its
+     * fair share ({@code ceil(BUCKETS / live members)}) or takes free and expired buckets up to it.
+     *
+     * @param leaseMillis how long a lease and a heartbeat stay valid
+     * @return the buckets the member holds now, ascending
+     */
+    public int[] leaseRound(Connection c, String member, long leaseMillis) throws SQLException {
+        try (PreparedStatement heartbeat = c.prepareStatement(sql.heartbeat)) {
+            heartbeat.setString(1, member);
+            heartbeat.executeUpdate();
         }
-        List<ClaimedRow> result = new ArrayList<>(rows.size());
-        for (ClaimedRow row : rows) {
-            boolean blocked = row.event().key() != null && blockedKeys.contains(row.event().key());
-            result.add(blocked ? new ClaimedRow(row.event(), row.ageMicros(), true) : row);
+        int live;
+        try (PreparedStatement count = c.prepareStatement(sql.liveMembers)) {
+            count.setLong(1, leaseMillis);
+            try (ResultSet rs = count.executeQuery()) {
+                rs.next();
+                live = Math.max(1, rs.getInt(1));
+            }
         }
-        return result;
+        int fair = (OutboxSql.BUCKETS + live - 1) / live;
+        TreeSet<Integer> held = new TreeSet<>();
+        try (PreparedStatement renew = c.prepareStatement(sql.renewBuckets)) {
+            renew.setLong(1, leaseMillis);
+            renew.setString(2, member);
+            collect(renew, held);
+        }
+        if (held.size() > fair) {
+            List<Integer> extra = new ArrayList<>();
+            while (held.size() > fair) {
+                extra.add(held.pollLast());
+            }
+            try (PreparedStatement release = c.prepareStatement(sql.releaseBuckets)) {
+                Array array = c.createArrayOf("smallint", extra.stream().map(Integer::shortValue).toArray(Short[]::new));
+                release.setString(1, member);
+                release.setArray(2, array);
+                release.executeUpdate();
+                array.free();
+            }
+        } else if (held.size() < fair) {
+            try (PreparedStatement acquire = c.prepareStatement(sql.acquireBuckets)) {
+                acquire.setString(1, member);
+                acquire.setLong(2, leaseMillis);
+                acquire.setInt(3, fair - held.size());
+                collect(acquire, held);
+            }
+        }
+        try (PreparedStatement forget = c.prepareStatement(sql.forgetMembers)) {
+            forget.setLong(1, leaseMillis * 10);
+            forget.executeUpdate();
+        }
+        return held.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** PostgreSQL: gives back every bucket {@code member} holds and forgets it (a clean stop). */
+    public void leave(Connection c, String member) throws SQLException {
+        try (PreparedStatement leave = c.prepareStatement(sql.leave)) {
+            leave.setString(1, member);
+            leave.setString(2, member);
+            leave.executeUpdate();
+        }
+    }
+
+    private static void collect(PreparedStatement statement, Set<Integer> into) throws SQLException {
+        try (ResultSet rs = statement.executeQuery()) {
+            while (rs.next()) {
+                into.add(rs.getInt(1));
+            }
+        }
     }
 
     /** H2: one query per claimed key for the first pending row of that key outside the claim. */
@@ -193,7 +292,7 @@ public final class OutboxStatements {
         for (ClaimedRow row : rows) {
             Long blocker = row.event().key() == null ? null : blockers.get(row.event().key());
             result.add(blocker == null || row.event().id() < blocker ? row
-                    : new ClaimedRow(row.event(), row.ageMicros(), true));
+                    : new ClaimedRow(row.event(), row.ageMicros(), true, -1));
         }
         return result;
     }
@@ -297,10 +396,12 @@ public final class OutboxStatements {
                 total += deleted;
             } while (deleted == chunk);
         }
-        try (PreparedStatement delete = c.prepareStatement(sql.sweepKeys)) {
-            delete.setLong(1, retentionMillis);
-            delete.executeUpdate();
-            c.commit();
+        if (sql.sweepKeys != null) {
+            try (PreparedStatement delete = c.prepareStatement(sql.sweepKeys)) {
+                delete.setLong(1, retentionMillis);
+                delete.executeUpdate();
+                c.commit();
+            }
         }
         return total;
     }
@@ -377,6 +478,22 @@ public final class OutboxStatements {
         long id = rs.getLong(1);
         return new OutboxEvent(id, eventIdPrefix + id, rs.getString(2), rs.getString(3), rs.getBytes(4),
                 HeaderCodec.decode(rs.getString(5)), rs.getInt(6), rs.getTimestamp(7).toInstant());
+    }
+
+    private static Short[] boxShorts(int[] values) {
+        Short[] boxed = new Short[values.length];
+        for (int i = 0; i < values.length; i++) {
+            boxed[i] = (short) values[i];
+        }
+        return boxed;
+    }
+
+    private static Integer[] boxInts(int[] values) {
+        Integer[] boxed = new Integer[values.length];
+        for (int i = 0; i < values.length; i++) {
+            boxed[i] = values[i];
+        }
+        return boxed;
     }
 
     private static Long[] box(long[] values) {

@@ -19,6 +19,7 @@ public final class RelayGroup {
     private final List<SinkChannel> channels = new ArrayList<>();
     private final List<RelayLoop> loops = new ArrayList<>();
     private final PgListener listener;
+    private final Wakeups wakeups;
     private final Runnable wakeUp = this::wakeUp;
     private final RelayMeters meters;
 
@@ -29,12 +30,14 @@ public final class RelayGroup {
      * @param statements its statements
      * @param settings   the relay's configuration
      * @param listener   the outbox's LISTEN connection, or {@code null} to poll only
+     * @param wakeups    the outbox's in-process wake-ups, which its appends trigger
      * @param registry   a Micrometer {@code MeterRegistry} for the relay's meters, or {@code null}
      *                   (typed {@code Object} so that a relay without one never loads Micrometer)
      */
     public RelayGroup(DataSource dataSource, OutboxStatements statements, RelaySettings settings,
-                      PgListener listener, Object registry) {
+                      PgListener listener, Wakeups wakeups, Object registry) {
         this.settings = settings;
+        this.wakeups = wakeups;
         Map<Object, SinkChannel> bySink = new IdentityHashMap<>();
         List<SinkChannel> routeChannels = new ArrayList<>();
         for (RelaySettings.Route route : settings.routes()) {
@@ -56,6 +59,7 @@ public final class RelayGroup {
         if (listener != null) {
             listener.register(wakeUp, this::busy);
         }
+        wakeups.register(wakeUp);
     }
 
     /** @return the relay's name */
@@ -132,6 +136,7 @@ public final class RelayGroup {
      * @return whether all stopped in time
      */
     public boolean close(long timeoutMillis) {
+        wakeups.unregister(wakeUp);
         loops.forEach(RelayLoop::stop);
         if (listener != null) {
             listener.unregister(wakeUp);

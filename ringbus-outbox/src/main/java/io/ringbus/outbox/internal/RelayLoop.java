@@ -59,6 +59,14 @@ public final class RelayLoop implements Runnable {
     private long nextCountNanos;
     private long nextSweepNanos;
     private int lastSettled;
+    /** PostgreSQL: this loop's name among the members that lease buckets; unique per start. */
+    private final String member;
+    /** PostgreSQL: the buckets held at the last lease round, ascending. */
+    private int[] held = new int[0];
+    /** PostgreSQL: rows each bucket gave at its last claim, which weights its share of the next. */
+    private final int[] lastCounts = new int[OutboxSql.BUCKETS];
+    private long nextLeaseNanos;
+    private int rotation;
 
     /**
      * @param dataSource    where the outbox lives
@@ -74,6 +82,8 @@ public final class RelayLoop implements Runnable {
         this.settings = settings;
         this.routeChannels = routeChannels;
         String suffix = settings.parallelBatches() > 1 ? "-" + index : "";
+        this.member = settings.name() + suffix + "@" + ProcessHandle.current().pid() + "-"
+                + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
         this.thread = Thread.ofPlatform().name("ringbus-outbox-" + settings.name() + suffix).daemon(true).unstarted(this);
     }
 
@@ -85,8 +95,12 @@ public final class RelayLoop implements Runnable {
         thread.start();
     }
 
-    /** Wakes the loop if it waits for work. */
+    /**
+     * Wakes the loop if it waits for work, and has it look at the busy pace for a while: the hint
+     * may come before the rows' commit (an append in this JVM).
+     */
     public void wakeUp() {
+        lastRowsNanos = System.nanoTime();
         if (wakeups.availablePermits() == 0) {
             wakeups.release();
         }
@@ -125,11 +139,45 @@ public final class RelayLoop implements Runnable {
                 waitForWork(waitMillis);
             }
         }
+        leave();
+    }
+
+    /** PostgreSQL: gives the buckets back at once on a clean stop, rather than when leases expire. */
+    private void leave() {
+        if (!statements.leased()) {
+            return;
+        }
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(true);
+            statements.leave(connection, member);
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("outbox relay {}: could not give its buckets back; they free when the lease ends ({} ms)",
+                    settings.name(), settings.leaseMillis(), e);
+        }
+        held = new int[0];
+    }
+
+    /** PostgreSQL: a lease round when due (renew, rebalance), committed on its own. */
+    private void leaseIfDue(Connection connection) throws SQLException {
+        long now = System.nanoTime();
+        if (!statements.leased() || now - nextLeaseNanos < 0) {
+            return;
+        }
+        try {
+            held = statements.leaseRound(connection, member, settings.leaseMillis());
+            connection.commit();
+        } catch (SQLException | RuntimeException e) {
+            rollbackQuietly(connection);
+            held = new int[0];
+            throw e;
+        }
+        nextLeaseNanos = now + TimeUnit.MILLISECONDS.toNanos(Math.max(1, settings.leaseMillis() / 3));
     }
 
     /** Runs batches while they come back full; returns how long to wait before looking again. */
     private long drain(Connection connection) throws SQLException {
         while (!closed) {
+            leaseIfDue(connection);
             int claimed = batch(connection);
             housekeeping(connection);
             if (claimed == 0) {
@@ -153,7 +201,8 @@ public final class RelayLoop implements Runnable {
 
     private int batch(Connection connection) throws SQLException {
         long claimNanos = System.nanoTime();
-        List<ClaimedRow> rows = statements.claim(connection, settings.batchSize(), settings.eventIdPrefix());
+        List<ClaimedRow> rows = statements.leased() ? claimLeased(connection)
+                : statements.claim(connection, settings.batchSize(), settings.eventIdPrefix());
         lastSettled = 0;
         if (rows.isEmpty()) {
             connection.commit();
@@ -171,6 +220,57 @@ public final class RelayLoop implements Runnable {
             inFlight.set(0);
         }
         return rows.size();
+    }
+
+    /**
+     * Claims from each held bucket a share of the batch weighted by what it gave last time, so
+     * that a backlog in a few buckets (a hot key) still fills batches within a few rounds.
+     */
+    private List<ClaimedRow> claimLeased(Connection connection) throws SQLException {
+        int[] buckets = held;
+        if (buckets.length == 0) {
+            return List.of();
+        }
+        // Shares in proportion to last time's rows (plus one, so an idle bucket still gets looked
+        // at), rounded down; what rounding leaves goes one row each to buckets in turn, starting
+        // one further each batch, so the total never exceeds the batch size and none starves.
+        long weights = 0;
+        for (int bucket : buckets) {
+            weights += lastCounts[bucket] + 1L;
+        }
+        int batchSize = settings.batchSize();
+        int[] shares = new int[buckets.length];
+        int left = batchSize;
+        for (int i = 0; i < buckets.length; i++) {
+            shares[i] = (int) (batchSize * (lastCounts[buckets[i]] + 1L) / weights);
+            left -= shares[i];
+        }
+        int start = rotation++ % buckets.length;
+        for (int i = 0; left > 0 && i < buckets.length; i++) {
+            shares[(start + i) % buckets.length]++;
+            left--;
+        }
+        int used = 0;
+        for (int share : shares) {
+            used += share > 0 ? 1 : 0;
+        }
+        int[] claimBuckets = new int[used];
+        int[] limits = new int[used];
+        for (int i = 0, j = 0; i < buckets.length; i++) {
+            if (shares[i] > 0) {
+                claimBuckets[j] = buckets[i];
+                limits[j++] = shares[i];
+            }
+        }
+        List<ClaimedRow> rows = statements.claimLeased(connection, member, claimBuckets, limits,
+                settings.eventIdPrefix());
+        for (int bucket : claimBuckets) {
+            lastCounts[bucket] = 0;
+        }
+        for (ClaimedRow row : rows) {
+            lastCounts[row.bucket()]++;
+        }
+        return rows;
     }
 
     private Outcome[] deliver(List<ClaimedRow> rows, long claimNanos) {

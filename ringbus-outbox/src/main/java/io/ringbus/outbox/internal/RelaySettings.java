@@ -21,11 +21,12 @@ import java.util.List;
  * @param countMillis          pending/dead count interval
  * @param listen               whether NOTIFY wakes the relay (PostgreSQL)
  * @param eventIdPrefix        event id prefix
+ * @param leaseMillis          PostgreSQL: how long a loop's bucket leases and heartbeat stay valid
  */
 public record RelaySettings(String name, List<Route> routes, int batchSize, int parallelBatches, long pollMillis,
                             long busyPollMillis, long deliveryTimeoutMillis,
                             RetryPolicy retryPolicy, boolean deleteDelivered, long retentionMillis, long sweepMillis,
-                            long countMillis, boolean listen, String eventIdPrefix) {
+                            long countMillis, boolean listen, String eventIdPrefix, long leaseMillis) {
     /**
      * @param pattern subject pattern
      * @param sink    where matching rows go

@@ -1,0 +1,2 @@
+-- ringbus-outbox schema version 2 (H2): nothing changes. Version 2 leases row buckets to relays on
+-- PostgreSQL; an embedded H2 database belongs to one process, whose relays claim with SKIP LOCKED.
