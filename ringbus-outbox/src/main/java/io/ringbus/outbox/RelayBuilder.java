@@ -29,7 +29,7 @@ public final class RelayBuilder {
     private Duration busyPollInterval = Duration.ofMillis(2);
     private Duration deliveryTimeout = Duration.ofSeconds(30);
     private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
-    private boolean deleteDelivered;
+    private boolean deleteDelivered = true;
     private Duration retention = Duration.ofDays(7);
     private Duration sweepInterval = Duration.ofMinutes(1);
     private Duration countInterval = Duration.ofSeconds(5);
@@ -155,8 +155,9 @@ public final class RelayBuilder {
     }
 
     /**
-     * @param deleteDelivered delete rows once delivered instead of marking them (default false:
-     *                        marked, and deleted by the retention sweep)
+     * @param deleteDelivered delete rows once delivered (default true: cheaper than an update,
+     *                        which writes a new row version and index entries); false marks them
+     *                        delivered and keeps them for {@link #retention(Duration)}, for audit
      * @return this builder
      */
     public RelayBuilder deleteDelivered(boolean deleteDelivered) {

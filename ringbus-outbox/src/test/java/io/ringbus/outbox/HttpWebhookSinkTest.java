@@ -53,7 +53,7 @@ class HttpWebhookSinkTest {
     }
 
     private Relay relay(OutboxSink sink) {
-        Relay relay = outbox.relay().sink(sink).pollInterval(Duration.ofMillis(20)).retryPolicy(QUICK_RETRIES).start();
+        Relay relay = outbox.relay().deleteDelivered(false).sink(sink).pollInterval(Duration.ofMillis(20)).retryPolicy(QUICK_RETRIES).start();
         toClose.add(relay);
         return relay;
     }

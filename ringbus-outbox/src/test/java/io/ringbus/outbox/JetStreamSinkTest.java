@@ -74,7 +74,7 @@ class JetStreamSinkTest {
     }
 
     private Relay relay(OutboxSink sink) {
-        return closeLater(outbox.relay().sink(sink).pollInterval(Duration.ofMillis(20))
+        return closeLater(outbox.relay().deleteDelivered(false).sink(sink).pollInterval(Duration.ofMillis(20))
                 .retryPolicy(new RetryPolicy(100, Duration.ofMillis(50), Duration.ofMillis(200), 0)).start());
     }
 

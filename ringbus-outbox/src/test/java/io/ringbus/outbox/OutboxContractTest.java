@@ -67,7 +67,7 @@ abstract class OutboxContractTest {
             outbox.append(c, "orders.created", "order-1", bytes("committed"), Headers.of("Trace", "t-1"));
             c.commit();
         }
-        start(outbox.relay().sink(sink));
+        start(outbox.relay().deleteDelivered(false).sink(sink));
         Await.until("one delivery", () -> sink.received.size() == 1);
         Thread.sleep(200);
         assertThat(sink.received).hasSize(1);
@@ -85,7 +85,7 @@ abstract class OutboxContractTest {
     @Test
     void rowIsInvisibleToRelaysUntilItsTransactionCommits() throws Exception {
         RecordingSink sink = new RecordingSink();
-        start(outbox.relay().sink(sink));
+        start(outbox.relay().deleteDelivered(false).sink(sink));
         try (Connection c = outbox.dataSource().getConnection()) {
             c.setAutoCommit(false);
             outbox.append(c, "a.b", null, bytes("x"));
@@ -109,7 +109,7 @@ abstract class OutboxContractTest {
                 random.nextInt(3), TimeUnit.MILLISECONDS, async)));
         for (int i = 0; i < 4; i++) {
             // r0 has three batches in flight at once: its loops exclude each other as relays do.
-            start(outbox.relay().name("r" + i).batchSize(50).parallelBatches(i == 0 ? 3 : 1).sink(sink));
+            start(outbox.relay().deleteDelivered(false).name("r" + i).batchSize(50).parallelBatches(i == 0 ? 3 : 1).sink(sink));
         }
         ExecutorService pool = Executors.newFixedThreadPool(writers);
         List<Future<?>> done = new ArrayList<>();
@@ -160,7 +160,7 @@ abstract class OutboxContractTest {
     void retriesWithBackoffThenDeadLettersAndRetryFromDeadLettersDelivers() throws Exception {
         RecordingSink sink = new RecordingSink();
         sink.answer(e -> CompletableFuture.failedFuture(new IllegalStateException("sink says no")));
-        Relay relay = start(outbox.relay().sink(sink).countInterval(Duration.ofMillis(50))
+        Relay relay = start(outbox.relay().deleteDelivered(false).sink(sink).countInterval(Duration.ofMillis(50))
                 .retryPolicy(new RetryPolicy(3, Duration.ofMillis(50), Duration.ofMillis(200), 0)));
         long id = outbox.publish("payments.failed", "p-1", bytes("x"), Headers.EMPTY);
         Await.until("dead letter", () -> counts().dead() == 1);
@@ -186,7 +186,7 @@ abstract class OutboxContractTest {
     void permanentFailureDeadLettersAtOnceAndPurgeDeletes() throws Exception {
         RecordingSink sink = new RecordingSink();
         sink.answer(e -> CompletableFuture.failedFuture(new PermanentDeliveryException("HTTP 400")));
-        start(outbox.relay().sink(sink));
+        start(outbox.relay().deleteDelivered(false).sink(sink));
         long first = outbox.publish("a.b", null, bytes("1"), Headers.EMPTY);
         long second = outbox.publish("a.b", null, bytes("2"), Headers.EMPTY);
         Await.until("two dead letters", () -> counts().dead() == 2);
@@ -204,7 +204,7 @@ abstract class OutboxContractTest {
         sink.answer(e -> new String(e.payload(), StandardCharsets.UTF_8).equals("poison")
                 ? CompletableFuture.failedFuture(new IllegalStateException("cannot handle"))
                 : CompletableFuture.completedFuture(null));
-        start(outbox.relay().sink(sink).batchSize(10)
+        start(outbox.relay().deleteDelivered(false).sink(sink).batchSize(10)
                 .retryPolicy(new RetryPolicy(2, Duration.ofSeconds(2), Duration.ofSeconds(2), 0)));
         outbox.publish("k.a", "A", bytes("poison"), Headers.EMPTY);
         outbox.publish("k.a", "A", bytes("after poison"), Headers.EMPTY);
@@ -226,7 +226,7 @@ abstract class OutboxContractTest {
     void sinkDownKeepsTheBacklogInTheDatabase() throws Exception {
         RecordingSink sink = new RecordingSink(4);
         sink.answer(e -> CompletableFuture.failedFuture(new IllegalStateException("down")));
-        Relay relay = start(outbox.relay().sink(sink).batchSize(20).countInterval(Duration.ofMillis(20))
+        Relay relay = start(outbox.relay().deleteDelivered(false).sink(sink).batchSize(20).countInterval(Duration.ofMillis(20))
                 .retryPolicy(new RetryPolicy(100, Duration.ofMillis(200), Duration.ofSeconds(1), 0.5)));
         try (Connection c = outbox.dataSource().getConnection()) {
             c.setAutoCommit(false);
@@ -248,12 +248,12 @@ abstract class OutboxContractTest {
     @Test
     void deleteDeliveredModeAndRetentionSweep() throws Exception {
         RecordingSink sink = new RecordingSink();
-        Relay deleting = start(outbox.relay().sink(sink).deleteDelivered(true));
+        Relay deleting = start(outbox.relay().deleteDelivered(false).sink(sink).deleteDelivered(true));
         outbox.publish("x.y", "k", bytes("1"), Headers.EMPTY);
         Await.until("delivered and deleted", () -> sink.received.size() == 1 && counts().equals(new OutboxCounts(0, 0, 0)));
         deleting.close();
         relays.remove(deleting);
-        start(outbox.relay().sink(sink).retention(Duration.ofMillis(300)).sweepInterval(Duration.ofMillis(100)));
+        start(outbox.relay().deleteDelivered(false).sink(sink).retention(Duration.ofMillis(300)).sweepInterval(Duration.ofMillis(100)));
         outbox.publish("x.y", "k", bytes("2"), Headers.EMPTY);
         Await.until("delivered", () -> sink.received.size() == 2);
         Await.until("swept after the retention", () -> counts().equals(new OutboxCounts(0, 0, 0)));
@@ -262,7 +262,7 @@ abstract class OutboxContractTest {
     @Test
     void badInputIsRejectedNamingTheValueAndLeavesTheTransactionUsable() throws Exception {
         RecordingSink sink = new RecordingSink();
-        start(outbox.relay().sink(sink));
+        start(outbox.relay().deleteDelivered(false).sink(sink));
         try (Connection c = outbox.dataSource().getConnection()) {
             c.setAutoCommit(false);
             outbox.append(c, "good.one", "k", bytes("before"));
@@ -304,7 +304,7 @@ abstract class OutboxContractTest {
         for (int i = 0; i < 30; i++) {
             outbox.publish(i % 3 == 0 ? "audit.x" : "orders.x", "k" + (i % 5), bytes("e" + i), Headers.EMPTY);
         }
-        Relay relay = start(outbox.relay().route("orders.>", orders).route(">", other).countInterval(Duration.ofMillis(20)));
+        Relay relay = start(outbox.relay().deleteDelivered(false).route("orders.>", orders).route(">", other).countInterval(Duration.ofMillis(20)));
         Await.until("all delivered", () -> relay.stats().delivered() == 30);
         Await.until("pending counted as 0", () -> relay.stats().pending() == 0);
         RelayStats stats = relay.stats();

@@ -88,7 +88,7 @@ class OutboxMainTest {
 
     /** Runs a relay until a condition holds, then closes it (its batch committed). */
     private static void relayUntil(Outbox outbox, OutboxSink sink, String what, BooleanSupplier condition) {
-        Relay relay = outbox.relay().sink(sink).pollInterval(Duration.ofMillis(20)).start();
+        Relay relay = outbox.relay().deleteDelivered(false).sink(sink).pollInterval(Duration.ofMillis(20)).start();
         try {
             Await.until(what, condition);
         } finally {
@@ -300,7 +300,7 @@ class OutboxMainTest {
         assertThat(help.out()).contains("relay", "status", "migrate", "dead");
         Run relayHelp = cliRaw("relay", "--help");
         assertThat(relayHelp.out()).contains("--jdbc-url", "--user", "--password", "--schema", "--table", "--sink",
-                "--batch-size", "--poll-interval", "--max-attempts", "--delete-delivered");
+                "--batch-size", "--poll-interval", "--max-attempts", "--keep-delivered");
         assertThat(cliRaw("dead", "list", "--help").out()).contains("--jdbc-url", "--after", "--limit");
     }
 }

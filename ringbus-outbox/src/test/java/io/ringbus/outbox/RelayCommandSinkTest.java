@@ -38,7 +38,7 @@ class RelayCommandSinkTest {
         try (WebhookServer server = new WebhookServer();
              RelayProcess relay = RelayProcess.startWithSink("http", List.of("--http-url", server.uri().toString(),
                      "--max-concurrency", "8", "--parallel-batches", "2"), "--jdbc-url", TestDatabases.PG_URL,
-                     "--schema", schema, "--batch-size", "20")) {
+                     "--schema", schema, "--batch-size", "20", "--keep-delivered")) {
             for (int i = 0; i < 100; i++) {
                 outbox.publish("orders.created", "k" + (i % 10), ("row " + i).getBytes(StandardCharsets.UTF_8),
                         Headers.EMPTY);

@@ -54,7 +54,7 @@ class RelayKillTest {
         String pg = TestDatabases.PG_URL;
         Set<Long> printedFirst;
         Set<Long> committedFirst;
-        try (RelayProcess doomed = RelayProcess.start("doomed", "--jdbc-url", pg, "--schema", schema,
+        try (RelayProcess doomed = RelayProcess.start("doomed", "--keep-delivered", "--jdbc-url", pg, "--schema", schema,
                 "--batch-size", String.valueOf(BATCH), "--sink-delay-ms", "2")) {
             // 2 ms a row, so a batch takes 200 ms: at row 750 the relay is inside its 8th batch.
             doomed.awaitDelivered(7 * BATCH + BATCH / 2);
@@ -76,7 +76,7 @@ class RelayKillTest {
         // the survivor takes them over then, and delivers everything that was not committed.
 
         Set<Long> printedSecond;
-        try (RelayProcess survivor = RelayProcess.start("survivor", "--jdbc-url", pg, "--schema", schema,
+        try (RelayProcess survivor = RelayProcess.start("survivor", "--keep-delivered", "--jdbc-url", pg, "--schema", schema,
                 "--batch-size", String.valueOf(BATCH))) {
             Await.until("every row delivered", Duration.ofSeconds(60), () -> counts().delivered() == ROWS);
             assertThat(counts()).isEqualTo(new OutboxCounts(0, ROWS, 0));

@@ -77,8 +77,9 @@ public final class RelayCommand extends OutboxCommand {
             description = "attempts before a row becomes a dead letter (default: ${DEFAULT-VALUE})")
     private int maxAttempts;
 
-    @Option(names = "--delete-delivered", description = "delete rows once delivered instead of marking them")
-    private boolean deleteDelivered;
+    @Option(names = "--keep-delivered", description = "mark rows delivered and keep them for the retention"
+            + " (7 days) instead of deleting them once delivered")
+    private boolean keepDelivered;
 
     /** Creates the command (picocli fills in its options). */
     public RelayCommand() {
@@ -98,7 +99,7 @@ public final class RelayCommand extends OutboxCommand {
         Relay relay;
         try {
             RelayBuilder builder = outbox.relay().name(name).sink(outboxSink).batchSize(batchSize)
-                    .parallelBatches(parallelBatches).retryPolicy(retryPolicy).deleteDelivered(deleteDelivered);
+                    .parallelBatches(parallelBatches).retryPolicy(retryPolicy).deleteDelivered(!keepDelivered);
             if (pollInterval != null) {
                 builder.pollInterval(pollInterval);
             }

@@ -1,0 +1,167 @@
+package io.ringbus.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ringbus.core.Headers;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * PostgreSQL's relays lease buckets of rows: relays that join and leave while producers append
+ * share the buckets between them, keep each key's order, and lose nothing; a key's appends commit
+ * in id order without a key row.
+ */
+class RelayLeaseTest {
+    private final String schema = TestDatabases.uniqueSchema();
+    private Outbox outbox;
+
+    @BeforeEach
+    void open() throws SQLException {
+        outbox = Outbox.builder().jdbcUrl(TestDatabases.PG_URL).schema(schema).open();
+    }
+
+    @AfterEach
+    void drop() throws SQLException {
+        outbox.close();
+        TestDatabases.dropPgSchema(schema);
+    }
+
+    @Test
+    void relaysJoiningAndLeavingUnderLoadShareTheBucketsKeepKeyOrderAndLoseNothing() throws Exception {
+        RecordingSink sink = new RecordingSink(64);
+        List<Long> appended = new ArrayList<>();
+        AtomicBoolean producing = new AtomicBoolean(true);
+        CompletableFuture<Void> producer = CompletableFuture.runAsync(() -> {
+            int i = 0;
+            while (producing.get()) {
+                try (Connection c = outbox.dataSource().getConnection()) {
+                    c.setAutoCommit(false);
+                    List<Long> ids = new ArrayList<>();
+                    for (int j = 0; j < 10; j++, i++) {
+                        ids.add(outbox.append(c, "orders.created", "k" + (i % 40), bytes("e" + i)));
+                    }
+                    c.commit();
+                    synchronized (appended) {
+                        appended.addAll(ids);
+                    }
+                    Thread.sleep(1);
+                } catch (SQLException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        });
+        Duration lease = Duration.ofMillis(600);
+        Relay first = outbox.relay().name("first").leaseTime(lease).batchSize(50).sink(sink).start();
+        Await.until("the first relay holds every bucket", () -> owners().equals(Map.of("first", 64)));
+        Relay second = outbox.relay().name("second").leaseTime(lease).batchSize(50).sink(sink).start();
+        Relay third = outbox.relay().name("third").leaseTime(lease).batchSize(50).sink(sink).start();
+        Await.until("three relays share the buckets fairly", () -> {
+            Map<String, Integer> owners = owners();
+            return owners.size() == 3 && owners.values().stream().allMatch(n -> n >= 20 && n <= 22);
+        });
+        Thread.sleep(300);
+        assertThat(second.close(Duration.ofSeconds(10))).isTrue();
+        Await.until("the two left take the leaver's buckets over",
+                () -> owners().keySet().equals(Set.of("first", "third")) && owners().values().stream()
+                        .mapToInt(Integer::intValue).sum() == 64);
+        Thread.sleep(300);
+        producing.set(false);
+        producer.get(30, TimeUnit.SECONDS);
+        int total;
+        synchronized (appended) {
+            total = appended.size();
+        }
+        Await.until("every appended row delivered", Duration.ofSeconds(60), () -> pending() == 0);
+        first.close(Duration.ofSeconds(10));
+        third.close(Duration.ofSeconds(10));
+
+        Set<Long> delivered = new HashSet<>();
+        Map<String, Long> lastByKey = new HashMap<>();
+        for (OutboxEvent event : sink.received) {
+            if (delivered.add(event.id())) {
+                Long last = lastByKey.put(event.key(), event.id());
+                assertThat(last == null || last < event.id()).as("key %s: %s after %s", event.key(), event.id(), last)
+                        .isTrue();
+            }
+        }
+        assertThat(delivered).as("nothing lost").containsExactlyInAnyOrderElementsOf(appended).hasSize(total);
+        assertThat(sink.received).as("clean joins and leaves deliver nothing twice").hasSize(total);
+    }
+
+    @Test
+    void aKeysSecondAppendWaitsForTheFirstToCommitSoIdsFollowCommitOrder() throws Exception {
+        try (Connection first = outbox.dataSource().getConnection()) {
+            first.setAutoCommit(false);
+            long firstId = outbox.append(first, "orders.created", "same", bytes("first"));
+            CountDownLatch started = new CountDownLatch(1);
+            CompletableFuture<Long> second = CompletableFuture.supplyAsync(() -> {
+                try (Connection c = outbox.dataSource().getConnection()) {
+                    c.setAutoCommit(false);
+                    started.countDown();
+                    long id = outbox.append(c, "orders.created", "same", bytes("second"));
+                    c.commit();
+                    return id;
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+            // Another key is not held up by the open transaction.
+            outbox.publish("orders.created", "other", bytes("other"), Headers.EMPTY);
+            Thread.sleep(300);
+            assertThat(second).as("the same key's append waits for the open transaction").isNotDone();
+            first.commit();
+            assertThat(second.get(10, TimeUnit.SECONDS)).isGreaterThan(firstId);
+        }
+    }
+
+    @Test
+    void theProducersCommitRunsNoTrigger() throws Exception {
+        try (Connection c = outbox.dataSource().getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_trigger WHERE tgrelid = '" + schema
+                     + ".ringbus_outbox'::regclass AND NOT tgisinternal")) {
+            rs.next();
+            assertThat(rs.getInt(1)).as("no NOTIFY trigger on the outbox table").isZero();
+        }
+    }
+
+    private Map<String, Integer> owners() {
+        Map<String, Integer> owners = new HashMap<>();
+        try (Connection c = outbox.dataSource().getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT owner, count(*) FROM " + schema + ".ringbus_outbox_bucket"
+                     + " WHERE owner IS NOT NULL AND expires_at > clock_timestamp() GROUP BY owner")) {
+            while (rs.next()) {
+                String owner = rs.getString(1);
+                owners.put(owner.substring(0, owner.indexOf('@')), rs.getInt(2));
+            }
+        } catch (SQLException e) {
+            throw new AssertionError(e);
+        }
+        return owners;
+    }
+
+    private long pending() {
+        return TestDatabases.counts(outbox).pending();
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}
