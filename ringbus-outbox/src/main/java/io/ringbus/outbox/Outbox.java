@@ -46,6 +46,9 @@ public final class Outbox implements AutoCloseable {
     private final String description;
     private final PgListener listener;
     private final Wakeups wakeups = new Wakeups();
+    private final String jdbcUrl;
+    private final String user;
+    private final String password;
 
     Outbox(OutboxBuilder builder) throws SQLException {
         if (builder.dataSource != null) {
@@ -86,6 +89,9 @@ public final class Outbox implements AutoCloseable {
             }
             throw e;
         }
+        jdbcUrl = builder.jdbcUrl;
+        user = builder.user;
+        password = builder.password;
         eventIdPrefix = builder.eventIdPrefix;
         maxPayloadBytes = builder.maxPayloadBytes;
         schema = builder.schema;
@@ -245,6 +251,21 @@ public final class Outbox implements AutoCloseable {
 
     PgListener listener() {
         return listener;
+    }
+
+    /** @return the JDBC URL the outbox was opened with, {@code null} when given a data source */
+    String jdbcUrl() {
+        return jdbcUrl;
+    }
+
+    /** @return the user given with the URL, or {@code null} */
+    String user() {
+        return user;
+    }
+
+    /** @return the password given with the URL, or {@code null} */
+    String password() {
+        return password;
     }
 
     /** @return the relays started from this outbox, woken by its appends */

@@ -3,6 +3,9 @@ package io.ringbus.outbox;
 import io.ringbus.core.Subject;
 import io.ringbus.outbox.internal.RelayGroup;
 import io.ringbus.outbox.internal.RelaySettings;
+import io.ringbus.outbox.internal.WalRelayLoop;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +38,7 @@ public final class RelayBuilder {
     private Duration countInterval = Duration.ofSeconds(5);
     private boolean listen = true;
     private Duration leaseTime = Duration.ofSeconds(3);
+    private String walSlot;
     private Object meterRegistry;
 
     RelayBuilder(Outbox outbox) {
@@ -219,6 +223,31 @@ public final class RelayBuilder {
     }
 
     /**
+     * WAL mode (PostgreSQL with {@code wal_level=logical}): instead of polling the table, the relay
+     * reads committed rows from the logical replication stream through replication slot
+     * {@code slot} (created on first start with the {@code pgoutput} plugin, and a publication
+     * {@code <schema>_<table>_wal} of the table's inserts): commit order, no claim. The slot's
+     * confirmed position advances only past delivered rows, so a relay that restarts resumes
+     * there (at least once). One relay streams a slot at a time; another started with the same
+     * slot stands by and takes over within a second of the slot going free. While no relay
+     * streams it, the slot keeps the WAL since its position: bound it with PostgreSQL's
+     * {@code max_slot_wal_keep_size}, and drop a slot no relay will use again
+     * ({@code SELECT pg_drop_replication_slot('name')}). Needs an outbox opened with
+     * {@code jdbcUrl(...)}, whose user may replicate ({@code REPLICATION} or a superuser).
+     * Ignores {@code parallelBatches}, {@code leaseTime} and the poll intervals.
+     *
+     * @param slot the replication slot's name: lower-case letters, digits and underscores
+     * @return this builder
+     */
+    public RelayBuilder wal(String slot) {
+        if (slot == null || !slot.matches("[a-z0-9_]{1,63}")) {
+            throw new IllegalArgumentException("a replication slot name is 1 to 63 of a-z, 0-9 and _: slot=" + slot);
+        }
+        this.walSlot = slot;
+        return this;
+    }
+
+    /**
      * Publishes the relay's meters to {@code registry} (names and tags in {@code docs/metrics.md};
      * tagged {@code outbox} with the schema-qualified table and {@code relay} with the relay's
      * name): pending, dead and in-flight rows, and per sink delivered, retried and dead-lettered
@@ -252,8 +281,21 @@ public final class RelayBuilder {
                 busyPollInterval.toMillis(),
                 deliveryTimeout.toMillis(), retryPolicy, deleteDelivered, retention.toMillis(), sweepInterval.toMillis(),
                 countInterval.toMillis(), listen && outbox.isPostgreSql(), outbox.eventIdPrefix(), leaseTime.toMillis());
+        WalRelayLoop.Source wal = null;
+        if (walSlot != null) {
+            if (!outbox.isPostgreSql() || outbox.jdbcUrl() == null) {
+                throw new IllegalStateException("WAL mode needs an outbox on PostgreSQL opened with jdbcUrl(...): slot="
+                        + walSlot + ", outbox=" + outbox);
+            }
+            try (Connection connection = outbox.dataSource().getConnection()) {
+                WalRelayLoop.requireLogical(connection);
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot check the database for WAL mode: slot=" + walSlot, e);
+            }
+            wal = new WalRelayLoop.Source(outbox.jdbcUrl(), outbox.user(), outbox.password(), walSlot);
+        }
         return new Relay(new RelayGroup(outbox.dataSource(), outbox.statements(), settings,
-                settings.listen() ? outbox.listener() : null, outbox.wakeups(), meterRegistry));
+                settings.listen() && wal == null ? outbox.listener() : null, outbox.wakeups(), wal, meterRegistry));
     }
 
     private static Duration positive(String what, Duration value) {

@@ -74,7 +74,7 @@ final class PrivatePostgres implements AutoCloseable {
     /** Starts the stopped server on the same port and data; returns once it accepts connections. */
     void startServer() throws IOException, InterruptedException {
         run("pg_ctl", "-D", data.toString(), "-l", base.resolve("server.log").toString(), "-w", "-t", "30",
-                "-o", "-p " + port + " -k " + base + " -c listen_addresses=127.0.0.1 -c fsync=off", "start");
+                "-o", "-p " + port + " -k " + base + " -c listen_addresses=127.0.0.1 -c fsync=off -c wal_level=logical", "start");
         running = true;
     }
 

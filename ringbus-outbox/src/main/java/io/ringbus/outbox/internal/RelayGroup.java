@@ -17,7 +17,7 @@ import javax.sql.DataSource;
 public final class RelayGroup {
     private final RelaySettings settings;
     private final List<SinkChannel> channels = new ArrayList<>();
-    private final List<RelayLoop> loops = new ArrayList<>();
+    private final List<RelayWorker> loops = new ArrayList<>();
     private final PgListener listener;
     private final Wakeups wakeups;
     private final Runnable wakeUp = this::wakeUp;
@@ -31,11 +31,12 @@ public final class RelayGroup {
      * @param settings   the relay's configuration
      * @param listener   the outbox's LISTEN connection, or {@code null} to poll only
      * @param wakeups    the outbox's in-process wake-ups, which its appends trigger
+     * @param wal        the replication slot to stream (a WAL relay), or {@code null} to poll
      * @param registry   a Micrometer {@code MeterRegistry} for the relay's meters, or {@code null}
      *                   (typed {@code Object} so that a relay without one never loads Micrometer)
      */
     public RelayGroup(DataSource dataSource, OutboxStatements statements, RelaySettings settings,
-                      PgListener listener, Wakeups wakeups, Object registry) {
+                      PgListener listener, Wakeups wakeups, WalRelayLoop.Source wal, Object registry) {
         this.settings = settings;
         this.wakeups = wakeups;
         Map<Object, SinkChannel> bySink = new IdentityHashMap<>();
@@ -48,14 +49,18 @@ public final class RelayGroup {
                 channels.add(channel);
             }
         }
-        for (int i = 0; i < settings.parallelBatches(); i++) {
-            loops.add(new RelayLoop(dataSource, statements, settings, List.copyOf(routeChannels), i));
+        if (wal != null) {
+            loops.add(new WalRelayLoop(dataSource, statements, settings, List.copyOf(routeChannels), wal));
+        } else {
+            for (int i = 0; i < settings.parallelBatches(); i++) {
+                loops.add(new RelayLoop(dataSource, statements, settings, List.copyOf(routeChannels), i));
+            }
         }
         this.listener = listener;
         // Before the loops start: the sink channels' latency listeners are plain fields.
         this.meters = registry == null ? null
                 : new RelayMeters(registry, statements.sql().table(), this, List.copyOf(channels));
-        loops.forEach(RelayLoop::start);
+        loops.forEach(RelayWorker::start);
         if (listener != null) {
             listener.register(wakeUp, this::busy);
         }
@@ -69,7 +74,7 @@ public final class RelayGroup {
 
     /** Wakes every idle loop. */
     public void wakeUp() {
-        for (RelayLoop loop : loops) {
+        for (RelayWorker loop : loops) {
             loop.wakeUp();
         }
     }
@@ -77,7 +82,7 @@ public final class RelayGroup {
     /** @return pending rows at the last count, -1 before the first */
     long pending() {
         long pending = -1;
-        for (RelayLoop loop : loops) {
+        for (RelayWorker loop : loops) {
             pending = Math.max(pending, loop.pending());
         }
         return pending;
@@ -86,7 +91,7 @@ public final class RelayGroup {
     /** @return dead letters at the last count, -1 before the first */
     long dead() {
         long dead = -1;
-        for (RelayLoop loop : loops) {
+        for (RelayWorker loop : loops) {
             dead = Math.max(dead, loop.dead());
         }
         return dead;
@@ -95,7 +100,7 @@ public final class RelayGroup {
     /** @return rows of the current batches not yet settled */
     long inFlight() {
         long[] totals = new long[6];
-        for (RelayLoop loop : loops) {
+        for (RelayWorker loop : loops) {
             loop.addTo(totals);
         }
         return totals[0];
@@ -103,7 +108,7 @@ public final class RelayGroup {
 
     /** @return whether a loop polls on its own because rows keep coming */
     private boolean busy() {
-        for (RelayLoop loop : loops) {
+        for (RelayWorker loop : loops) {
             if (loop.busy()) {
                 return true;
             }
@@ -116,7 +121,7 @@ public final class RelayGroup {
         long[] totals = new long[6];
         long pending = -1;
         long dead = -1;
-        for (RelayLoop loop : loops) {
+        for (RelayWorker loop : loops) {
             loop.addTo(totals);
             pending = Math.max(pending, loop.pending());
             dead = Math.max(dead, loop.dead());
@@ -137,14 +142,14 @@ public final class RelayGroup {
      */
     public boolean close(long timeoutMillis) {
         wakeups.unregister(wakeUp);
-        loops.forEach(RelayLoop::stop);
+        loops.forEach(RelayWorker::stop);
         if (listener != null) {
             listener.unregister(wakeUp);
         }
         long wait = timeoutMillis >= 0 ? timeoutMillis : settings.deliveryTimeoutMillis() + 5_000;
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(wait);
         boolean stopped = true;
-        for (RelayLoop loop : loops) {
+        for (RelayWorker loop : loops) {
             stopped &= loop.await(deadline);
         }
         if (meters != null) {

@@ -1,6 +1,5 @@
 package io.ringbus.outbox.internal;
 
-import io.ringbus.core.Subject;
 import io.ringbus.outbox.OutboxEvent;
 import io.ringbus.outbox.PermanentDeliveryException;
 import java.sql.Connection;
@@ -30,20 +29,18 @@ import org.slf4j.LoggerFactory;
  * on the sinks' threads and only write their outcome slot and complete futures; the loop reads the
  * outcomes after all of the batch's futures completed (that completion orders the writes).
  */
-public final class RelayLoop implements Runnable {
+public final class RelayLoop implements Runnable, RelayWorker {
     private static final Logger LOG = LoggerFactory.getLogger(RelayLoop.class);
     private static final int SWEEP_CHUNK = 10_000;
     private static final long BLOCKED_WAIT_MILLIS = 20;
     /** How long a loop keeps polling at the busy pace after its last claim that found rows. */
     private static final long BUSY_LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-    private static final int ROUTE_CACHE_LIMIT = 10_000;
     private static final CompletableFuture<Boolean> NOT_DELIVERED = CompletableFuture.completedFuture(false);
 
     private final DataSource dataSource;
     private final OutboxStatements statements;
     private final RelaySettings settings;
-    private final List<SinkChannel> routeChannels;
-    private final Map<String, SinkChannel> routeCache = new HashMap<>();
+    private final Routes routes;
     private final Semaphore wakeups = new Semaphore(0);
     private final Thread thread;
     private final LongAdder delivered = new LongAdder();
@@ -80,7 +77,7 @@ public final class RelayLoop implements Runnable {
         this.dataSource = dataSource;
         this.statements = statements;
         this.settings = settings;
-        this.routeChannels = routeChannels;
+        this.routes = new Routes(settings.routes(), routeChannels);
         String suffix = settings.parallelBatches() > 1 ? "-" + index : "";
         this.member = settings.name() + suffix + "@" + ProcessHandle.current().pid() + "-"
                 + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
@@ -88,6 +85,7 @@ public final class RelayLoop implements Runnable {
     }
 
     /** Starts the loop. */
+    @Override
     public void start() {
         long now = System.nanoTime();
         nextCountNanos = now;
@@ -99,6 +97,7 @@ public final class RelayLoop implements Runnable {
      * Wakes the loop if it waits for work, and has it look at the busy pace for a while: the hint
      * may come before the rows' commit (an append in this JVM).
      */
+    @Override
     public void wakeUp() {
         lastRowsNanos = System.nanoTime();
         if (wakeups.availablePermits() == 0) {
@@ -307,7 +306,7 @@ public final class RelayLoop implements Runnable {
 
     private CompletableFuture<Boolean> deliverOne(ClaimedRow row, int index, Outcome[] outcomes, long claimNanos) {
         OutboxEvent event = row.event();
-        SinkChannel channel = route(event.subject());
+        SinkChannel channel = routes.route(event.subject());
         if (channel == null) {
             outcomes[index] = new Outcome(null, -1, "no route matches subject " + event.subject());
             return NOT_DELIVERED;
@@ -387,26 +386,6 @@ public final class RelayLoop implements Runnable {
         }
     }
 
-    private SinkChannel route(String subject) {
-        SinkChannel cached = routeCache.get(subject);
-        if (cached != null || routeCache.containsKey(subject)) {
-            return cached;
-        }
-        SinkChannel found = null;
-        List<RelaySettings.Route> routes = settings.routes();
-        for (int i = 0; i < routes.size(); i++) {
-            if (Subject.matches(routes.get(i).pattern(), subject)) {
-                found = routeChannels.get(i);
-                break;
-            }
-        }
-        if (routeCache.size() >= ROUTE_CACHE_LIMIT) {
-            routeCache.clear();
-        }
-        routeCache.put(subject, found);
-        return found;
-    }
-
     private void waitForWork(long millis) {
         try {
             if (wakeups.tryAcquire(millis, TimeUnit.MILLISECONDS)) {
@@ -446,6 +425,7 @@ public final class RelayLoop implements Runnable {
      *
      * @param totals inFlight, delivered, retried, deadLettered, batches, databaseErrors
      */
+    @Override
     public void addTo(long[] totals) {
         totals[0] += inFlight.get();
         totals[1] += delivered.sum();
@@ -456,21 +436,25 @@ public final class RelayLoop implements Runnable {
     }
 
     /** @return pending rows at this loop's last count, -1 before the first */
+    @Override
     public long pending() {
         return pending;
     }
 
     /** @return dead letters at this loop's last count, -1 before the first */
+    @Override
     public long dead() {
         return dead;
     }
 
     /** @return whether the loop found rows within the last 50 ms, and so polls on its own */
+    @Override
     public boolean busy() {
         return System.nanoTime() - lastRowsNanos < BUSY_LINGER_NANOS;
     }
 
     /** Asks the loop to stop after its current batch, without waiting. */
+    @Override
     public void stop() {
         closed = true;
         wakeUp();
@@ -482,6 +466,7 @@ public final class RelayLoop implements Runnable {
      * @param deadlineNanos {@code System.nanoTime()} deadline
      * @return whether the loop stopped
      */
+    @Override
     public boolean await(long deadlineNanos) {
         try {
             thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime())));

@@ -81,6 +81,11 @@ public final class RelayCommand extends OutboxCommand {
             + " (7 days) instead of deleting them once delivered")
     private boolean keepDelivered;
 
+    @Option(names = "--wal", paramLabel = "SLOT", description = "WAL mode: read committed rows from PostgreSQL's"
+            + " logical replication stream through this slot (created on first start; needs wal_level=logical)"
+            + " instead of polling")
+    private String walSlot;
+
     /** Creates the command (picocli fills in its options). */
     public RelayCommand() {
     }
@@ -102,6 +107,9 @@ public final class RelayCommand extends OutboxCommand {
                     .parallelBatches(parallelBatches).retryPolicy(retryPolicy).deleteDelivered(!keepDelivered);
             if (pollInterval != null) {
                 builder.pollInterval(pollInterval);
+            }
+            if (walSlot != null) {
+                builder.wal(walSlot);
             }
             relay = builder.start();
         } catch (RuntimeException e) {

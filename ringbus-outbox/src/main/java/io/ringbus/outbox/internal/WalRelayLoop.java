@@ -1,0 +1,628 @@
+package io.ringbus.outbox.internal;
+
+import io.ringbus.outbox.OutboxEvent;
+import io.ringbus.outbox.PermanentDeliveryException;
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.temporal.ChronoField;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import javax.sql.DataSource;
+import org.postgresql.PGConnection;
+import org.postgresql.PGProperty;
+import org.postgresql.replication.LogSequenceNumber;
+import org.postgresql.replication.PGReplicationStream;
+import org.postgresql.replication.ReplicationSlotInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A relay that reads committed outbox rows from PostgreSQL's logical replication stream
+ * ({@code pgoutput}) instead of polling: rows arrive in commit order, with no claim at all. Its
+ * position is a replication slot's confirmed LSN, advanced only after the rows before it were
+ * delivered (or dead-lettered) and deleted (or marked): after a crash the stream resumes there, so
+ * delivery is at least once. Only one relay streams a slot at a time; others with the same slot
+ * stand by and take over when the slot is free (the active relay died or stopped).
+ *
+ * <p>When it creates the slot, it first delivers the rows already pending, read in the snapshot
+ * the slot exported, so nothing committed before the slot existed is missed and nothing after it
+ * is read twice. A delivery that fails is retried in place with the relay's backoff (later rows of
+ * its key wait; other keys go on); past the attempts it becomes a dead letter, as with polling.
+ *
+ * <p>Threading: one platform thread owns both connections and the stream.
+ */
+public final class WalRelayLoop implements Runnable, RelayWorker {
+    private static final Logger LOG = LoggerFactory.getLogger(WalRelayLoop.class);
+    private static final long STANDBY_MILLIS = 1_000;
+    private static final CompletableFuture<Boolean> NOT_DELIVERED = CompletableFuture.completedFuture(false);
+    private static final DateTimeFormatter PG_TIMESTAMP = new DateTimeFormatterBuilder()
+            .appendPattern("uuuu-MM-dd HH:mm:ss")
+            .optionalStart().appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true).optionalEnd()
+            .appendOffset("+HH:mm", "+00")
+            .toFormatter();
+
+    /**
+     * Where the stream comes from.
+     *
+     * @param jdbcUrl  the outbox's {@code jdbc:postgresql:} URL
+     * @param user     the user, or {@code null} for the URL's
+     * @param password the password, or {@code null}
+     * @param slot     the replication slot's name
+     */
+    public record Source(String jdbcUrl, String user, String password, String slot) {
+    }
+
+    private final DataSource dataSource;
+    private final OutboxStatements statements;
+    private final RelaySettings settings;
+    private final Source source;
+    private final Routes routes;
+    private final String schema;
+    private final String table;
+    private final String publication;
+    private final Thread thread;
+    private final Semaphore wakeups = new Semaphore(0);
+    private final LongAdder delivered = new LongAdder();
+    private final LongAdder retried = new LongAdder();
+    private final LongAdder deadLettered = new LongAdder();
+    private final LongAdder batches = new LongAdder();
+    private final LongAdder databaseErrors = new LongAdder();
+    private final AtomicLong inFlight = new AtomicLong();
+    private volatile long pending = -1;
+    private volatile long dead = -1;
+    private volatile boolean closed;
+    private volatile Connection replication;
+    private long nextCountNanos;
+
+    /**
+     * @param dataSource    the outbox's pool, for deletes, dead letters and counts
+     * @param statements    its statements
+     * @param settings      the relay's configuration
+     * @param routeChannels the sink channel of each route
+     * @param source        the replication connection and slot
+     */
+    public WalRelayLoop(DataSource dataSource, OutboxStatements statements, RelaySettings settings,
+                        List<SinkChannel> routeChannels, Source source) {
+        this.dataSource = dataSource;
+        this.statements = statements;
+        this.settings = settings;
+        this.source = source;
+        this.routes = new Routes(settings.routes(), routeChannels);
+        String qualified = statements.sql().table();
+        this.schema = qualified.substring(0, qualified.indexOf('.'));
+        this.table = qualified.substring(qualified.indexOf('.') + 1);
+        this.publication = publicationName(schema, table);
+        this.thread = Thread.ofPlatform().name("ringbus-outbox-" + settings.name() + "-wal").daemon(true).unstarted(this);
+    }
+
+    /**
+     * @return the publication a WAL relay of this table reads: {@code <schema>_<table>_wal}
+     */
+    public static String publicationName(String schema, String table) {
+        return schema + "_" + table + "_wal";
+    }
+
+    /**
+     * Fails fast, before a relay starts, when the database cannot stream.
+     *
+     * @throws IllegalStateException naming {@code wal_level} when it is not {@code logical}
+     */
+    public static void requireLogical(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery("SHOW wal_level")) {
+            rs.next();
+            String level = rs.getString(1);
+            if (!"logical".equals(level)) {
+                throw new IllegalStateException("a WAL relay needs wal_level=logical, but the database has wal_level="
+                        + level + "; set it (ALTER SYSTEM SET wal_level = logical) and restart PostgreSQL");
+            }
+        }
+    }
+
+    @Override
+    public void start() {
+        nextCountNanos = System.nanoTime();
+        thread.start();
+    }
+
+    @Override
+    public void wakeUp() {
+        // The stream brings rows as they commit; nothing to wake.
+    }
+
+    @Override
+    public void run() {
+        long backoff = 100;
+        boolean standingBy = false;
+        while (!closed) {
+            try {
+                stream();
+                backoff = 100;
+            } catch (SQLException e) {
+                if (closed) {
+                    break;
+                }
+                if ("55006".equals(e.getSQLState())) {
+                    // The slot is in use by another relay: stand by until it is free.
+                    if (!standingBy) {
+                        LOG.info("outbox relay {}: slot {} is streamed by another relay; standing by", settings.name(),
+                                source.slot());
+                        standingBy = true;
+                    }
+                    pause(STANDBY_MILLIS);
+                    continue;
+                }
+                databaseErrors.increment();
+                LOG.warn("outbox relay {}: replication failed, retrying in {} ms: {}", settings.name(), backoff,
+                        e.toString());
+                pause(backoff);
+                backoff = Math.min(backoff * 2, 5_000);
+            } catch (RuntimeException e) {
+                if (closed) {
+                    break;
+                }
+                LOG.error("outbox relay {}: unexpected failure, retrying in {} ms", settings.name(), backoff, e);
+                pause(backoff);
+                backoff = Math.min(backoff * 2, 5_000);
+            }
+            standingBy = standingBy && !closed;
+        }
+    }
+
+    private void stream() throws SQLException {
+        try (Connection connection = dataSource.getConnection(); Connection stream = openReplication()) {
+            replication = stream;
+            connection.setAutoCommit(false);
+            ensurePublication(connection);
+            LogSequenceNumber start = ensureSlot(connection, stream);
+            PGReplicationStream changes = stream.unwrap(PGConnection.class).getReplicationAPI().replicationStream()
+                    .logical().withSlotName(source.slot()).withStartPosition(start)
+                    .withSlotOption("proto_version", "1").withSlotOption("publication_names", publication)
+                    .withStatusInterval(1, TimeUnit.SECONDS).start();
+            LOG.info("outbox relay {} streams slot {} (publication {})", settings.name(), source.slot(), publication);
+            consume(connection, changes);
+        } finally {
+            replication = null;
+        }
+    }
+
+    private void consume(Connection connection, PGReplicationStream changes) throws SQLException {
+        PgOutput decoder = new PgOutput();
+        List<OutboxEvent> transaction = new ArrayList<>();
+        List<OutboxEvent> batch = new ArrayList<>();
+        boolean inTransaction = false;
+        long confirmable = 0;
+        while (!closed) {
+            ByteBuffer message = changes.readPending();
+            if (message == null) {
+                if (!batch.isEmpty()) {
+                    deliver(connection, batch);
+                    batch.clear();
+                }
+                if (!inTransaction) {
+                    // Everything received is settled: confirm it (also past WAL of other tables, so
+                    // that an idle outbox does not hold WAL back).
+                    long received = changes.getLastReceiveLSN().asLong();
+                    confirm(changes, Math.max(confirmable, received));
+                }
+                countIfDue(connection);
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+                continue;
+            }
+            switch (decoder.read(message)) {
+                case BEGIN -> {
+                    inTransaction = true;
+                    transaction.clear();
+                }
+                case INSERT -> {
+                    OutboxEvent event = event(decoder.relation(), decoder.values());
+                    if (event != null) {
+                        transaction.add(event);
+                    }
+                }
+                case COMMIT -> {
+                    inTransaction = false;
+                    batch.addAll(transaction);
+                    transaction.clear();
+                    confirmable = decoder.endLsn();
+                    if (batch.size() >= settings.batchSize()) {
+                        deliver(connection, batch);
+                        batch.clear();
+                        confirm(changes, confirmable);
+                    }
+                }
+                case OTHER -> { }
+            }
+        }
+    }
+
+    private void confirm(PGReplicationStream changes, long lsn) throws SQLException {
+        if (lsn <= 0) {
+            return;
+        }
+        LogSequenceNumber position = LogSequenceNumber.valueOf(lsn);
+        if (position.equals(changes.getLastFlushedLSN())) {
+            return;
+        }
+        changes.setAppliedLSN(position);
+        changes.setFlushedLSN(position);
+        changes.forceUpdateStatus();
+    }
+
+    private Connection openReplication() throws SQLException {
+        Properties properties = new Properties();
+        if (source.user() != null) {
+            PGProperty.USER.set(properties, source.user());
+        }
+        if (source.password() != null) {
+            PGProperty.PASSWORD.set(properties, source.password());
+        }
+        PGProperty.REPLICATION.set(properties, "database");
+        PGProperty.ASSUME_MIN_SERVER_VERSION.set(properties, "10");
+        PGProperty.PREFER_QUERY_MODE.set(properties, "simple");
+        // Timestamps in the stream are rendered in the session's zone: make it UTC.
+        PGProperty.OPTIONS.set(properties, "-c TimeZone=UTC");
+        return DriverManager.getConnection(source.jdbcUrl(), properties);
+    }
+
+    private void ensurePublication(Connection connection) throws SQLException {
+        try (PreparedStatement find = connection.prepareStatement("SELECT 1 FROM pg_publication WHERE pubname = ?")) {
+            find.setString(1, publication);
+            try (ResultSet rs = find.executeQuery()) {
+                if (rs.next()) {
+                    connection.commit();
+                    return;
+                }
+            }
+        }
+        try (Statement create = connection.createStatement()) {
+            create.execute("CREATE PUBLICATION " + publication + " FOR TABLE " + schema + "." + table
+                    + " WITH (publish = 'insert')");
+            connection.commit();
+        } catch (SQLException e) {
+            connection.rollback();
+            if (!"42710".equals(e.getSQLState())) { // another relay created it meanwhile
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Creates the slot when it does not exist, delivering the rows already pending as of its
+     * exported snapshot; returns where to start streaming. A catch-up that did not finish (the
+     * relay died during it) runs again at the next start, in a fresh snapshot: rows it delivers
+     * that the stream also carries come twice, within the at-least-once contract, and none is lost.
+     */
+    private LogSequenceNumber ensureSlot(Connection connection, Connection stream) throws SQLException {
+        String caughtUp = schema + "." + table + "_wal";
+        try (Statement create = connection.createStatement()) {
+            create.execute("CREATE TABLE IF NOT EXISTS " + caughtUp
+                    + " (slot VARCHAR(63) PRIMARY KEY, caught_up BOOLEAN NOT NULL)");
+            connection.commit();
+        } catch (SQLException e) {
+            connection.rollback();
+            if (!"23505".equals(e.getSQLState()) && !"42P07".equals(e.getSQLState())) { // created meanwhile
+                throw e;
+            }
+        }
+        boolean exists;
+        boolean caught;
+        try (PreparedStatement find = connection.prepareStatement("SELECT (SELECT count(*) FROM pg_replication_slots"
+                + " WHERE slot_name = ? AND database = current_database()), (SELECT caught_up FROM " + caughtUp
+                + " WHERE slot = ?)")) {
+            find.setString(1, source.slot());
+            find.setString(2, source.slot());
+            try (ResultSet rs = find.executeQuery()) {
+                rs.next();
+                exists = rs.getLong(1) > 0;
+                caught = rs.getBoolean(2);
+            }
+        }
+        connection.commit();
+        if (exists) {
+            if (!caught) {
+                LOG.info("outbox relay {}: the catch-up of slot {} did not finish; running it again", settings.name(),
+                        source.slot());
+                catchUp(null);
+                markCaughtUp(connection, caughtUp);
+            }
+            return LogSequenceNumber.INVALID_LSN; // the slot's own confirmed position
+        }
+        try (PreparedStatement mark = connection.prepareStatement("INSERT INTO " + caughtUp + " (slot, caught_up)"
+                + " VALUES (?, false) ON CONFLICT (slot) DO UPDATE SET caught_up = false")) {
+            mark.setString(1, source.slot());
+            mark.executeUpdate();
+            connection.commit();
+        }
+        ReplicationSlotInfo slot = stream.unwrap(PGConnection.class).getReplicationAPI().createReplicationSlot()
+                .logical().withSlotName(source.slot()).withOutputPlugin("pgoutput").make();
+        LOG.info("outbox relay {} created slot {} at {}", settings.name(), source.slot(), slot.getConsistentPoint());
+        catchUp(slot.getSnapshotName());
+        markCaughtUp(connection, caughtUp);
+        return slot.getConsistentPoint();
+    }
+
+    private void markCaughtUp(Connection connection, String caughtUp) throws SQLException {
+        try (PreparedStatement mark = connection.prepareStatement("UPDATE " + caughtUp + " SET caught_up = true"
+                + " WHERE slot = ?")) {
+            mark.setString(1, source.slot());
+            mark.executeUpdate();
+            connection.commit();
+        }
+    }
+
+    /**
+     * Delivers the rows pending in the slot's exported snapshot (or, for {@code null}, in a new
+     * one), in id order, a batch at a time.
+     */
+    private void catchUp(String snapshot) throws SQLException {
+        try (Connection reader = dataSource.getConnection(); Connection writer = dataSource.getConnection()) {
+            reader.setAutoCommit(false);
+            writer.setAutoCommit(false);
+            try (Statement statement = reader.createStatement()) {
+                statement.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+                if (snapshot != null) {
+                    statement.execute("SET TRANSACTION SNAPSHOT '" + snapshot.replace("'", "") + "'");
+                }
+            }
+            long total = 0;
+            try (PreparedStatement select = reader.prepareStatement("SELECT " + OutboxSql.COLUMNS + " FROM " + schema + "."
+                    + table + " WHERE status = " + OutboxSql.PENDING + " ORDER BY id")) {
+                select.setFetchSize(settings.batchSize());
+                try (ResultSet rs = select.executeQuery()) {
+                    List<OutboxEvent> batch = new ArrayList<>();
+                    while (rs.next()) {
+                        batch.add(new OutboxEvent(rs.getLong(1), settings.eventIdPrefix() + rs.getLong(1), rs.getString(2),
+                                rs.getString(3), rs.getBytes(4), HeaderCodec.decode(rs.getString(5)), rs.getInt(6),
+                                rs.getTimestamp(7).toInstant()));
+                        if (batch.size() >= settings.batchSize()) {
+                            deliver(writer, batch);
+                            total += batch.size();
+                            batch.clear();
+                        }
+                    }
+                    deliver(writer, batch);
+                    total += batch.size();
+                }
+            }
+            reader.commit();
+            LOG.info("outbox relay {} delivered the {} rows pending before slot {}", settings.name(), total,
+                    source.slot());
+        }
+    }
+
+    private OutboxEvent event(PgOutput.Relation relation, String[] values) {
+        if (!relation.table().equals(table) || !relation.schema().equals(schema)) {
+            return null;
+        }
+        String status = values[relation.column("status")];
+        if (status != null && Integer.parseInt(status) != OutboxSql.PENDING) {
+            return null;
+        }
+        long id = Long.parseLong(values[relation.column("id")]);
+        String payload = values[relation.column("payload")];
+        String attempts = values[relation.column("attempts")];
+        return new OutboxEvent(id, settings.eventIdPrefix() + id, values[relation.column("subject")],
+                values[relation.column("msg_key")], HexFormat.of().parseHex(payload, 2, payload.length()),
+                HeaderCodec.decode(values[relation.column("headers")]), attempts == null ? 0 : Integer.parseInt(attempts),
+                timestamp(values[relation.column("created_at")]));
+    }
+
+    static Instant timestamp(String text) {
+        return OffsetDateTime.parse(text, PG_TIMESTAMP).toInstant();
+    }
+
+    /**
+     * Delivers rows in order per key (keys in parallel), retrying failures in place, then deletes
+     * (or marks) the delivered ones and dead-letters the rest, and commits.
+     */
+    private void deliver(Connection connection, List<OutboxEvent> rows) throws SQLException {
+        if (rows.isEmpty()) {
+            return;
+        }
+        batches.increment();
+        List<OutboxEvent> remaining = new ArrayList<>(rows);
+        List<Long> deliveredIds = new ArrayList<>(rows.size());
+        List<OutboxStatements.Failure> deaths = new ArrayList<>();
+        while (!remaining.isEmpty()) {
+            inFlight.set(remaining.size());
+            Outcome[] outcomes = attempt(remaining);
+            List<OutboxEvent> again = new ArrayList<>();
+            long wait = Long.MAX_VALUE;
+            for (int i = 0; i < remaining.size(); i++) {
+                OutboxEvent event = remaining.get(i);
+                Outcome outcome = outcomes[i];
+                if (outcome == null) {
+                    again.add(event); // an earlier row of its key failed: it goes after that one
+                } else if (outcome.delayMillis() == 0 && outcome.error() == null) {
+                    deliveredIds.add(event.id());
+                } else if (outcome.delayMillis() < 0) {
+                    deaths.add(new OutboxStatements.Failure(event.id(), -1, outcome.error()));
+                } else {
+                    again.add(new OutboxEvent(event.id(), event.eventId(), event.subject(), event.key(), event.payload(),
+                            event.headers(), event.attempts() + 1, event.createdAt()));
+                    wait = Math.min(wait, outcome.delayMillis());
+                }
+            }
+            if (closed && !again.isEmpty()) {
+                inFlight.set(0);
+                throw new IllegalStateException("relay " + settings.name() + " stopped with " + again.size()
+                        + " rows undelivered; the slot resumes before them");
+            }
+            if (wait != Long.MAX_VALUE) {
+                pause(wait);
+            }
+            remaining = again;
+        }
+        inFlight.set(0);
+        long[] ids = deliveredIds.stream().mapToLong(Long::longValue).toArray();
+        statements.delivered(connection, ids, settings.deleteDelivered());
+        statements.failed(connection, deaths);
+        connection.commit();
+        delivered.add(ids.length);
+        deadLettered.add(deaths.size());
+    }
+
+    private Outcome[] attempt(List<OutboxEvent> rows) {
+        Outcome[] outcomes = new Outcome[rows.size()];
+        long startNanos = System.nanoTime();
+        List<CompletableFuture<Boolean>> chains = new ArrayList<>();
+        Map<String, CompletableFuture<Boolean>> tails = new HashMap<>();
+        for (int i = 0; i < rows.size(); i++) {
+            OutboxEvent event = rows.get(i);
+            int index = i;
+            if (event.key() == null) {
+                chains.add(deliverOne(event, index, outcomes, startNanos));
+                continue;
+            }
+            CompletableFuture<Boolean> tail = tails.get(event.key());
+            tails.put(event.key(), tail == null ? deliverOne(event, index, outcomes, startNanos)
+                    : tail.thenCompose(ok -> ok ? deliverOne(event, index, outcomes, startNanos) : NOT_DELIVERED));
+        }
+        chains.addAll(tails.values());
+        try {
+            CompletableFuture.allOf(chains.toArray(new CompletableFuture<?>[0])).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("relay " + settings.name() + " interrupted while delivering", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("relay " + settings.name() + ": a delivery chain failed", e.getCause());
+        }
+        return outcomes;
+    }
+
+    private CompletableFuture<Boolean> deliverOne(OutboxEvent event, int index, Outcome[] outcomes, long startNanos) {
+        SinkChannel channel = routes.route(event.subject());
+        if (channel == null) {
+            outcomes[index] = new Outcome(-1, "no route matches subject " + event.subject());
+            return NOT_DELIVERED;
+        }
+        return channel.submit(event).thenApply(failure -> {
+            if (failure == null) {
+                long ageMicros = Math.max(0, java.time.Duration.between(event.createdAt(), Instant.now()).toNanos() / 1000);
+                channel.recordDelivered(Math.max(ageMicros, (System.nanoTime() - startNanos) / 1000));
+                outcomes[index] = Outcome.DELIVERED;
+                return true;
+            }
+            Throwable cause = failure;
+            while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+                cause = cause.getCause();
+            }
+            int failures = event.attempts() + 1;
+            String what = cause instanceof TimeoutException
+                    ? "delivery timed out after " + settings.deliveryTimeoutMillis() + " ms"
+                    : cause.getClass().getSimpleName() + ": " + cause.getMessage();
+            String error = "attempt " + failures + ": " + what;
+            if (cause instanceof PermanentDeliveryException || failures >= settings.retryPolicy().maxAttempts()) {
+                channel.recordDead();
+                outcomes[index] = new Outcome(-1, error);
+            } else {
+                channel.recordRetried();
+                retried.increment();
+                outcomes[index] = new Outcome(settings.retryPolicy().backoffMillis(failures), error);
+            }
+            return false;
+        });
+    }
+
+    private void countIfDue(Connection connection) throws SQLException {
+        long now = System.nanoTime();
+        if (now - nextCountNanos >= 0) {
+            nextCountNanos = now + TimeUnit.MILLISECONDS.toNanos(settings.countMillis());
+            long[] counts = statements.countPendingAndDead(connection);
+            connection.commit();
+            pending = counts[0];
+            dead = counts[1];
+        }
+    }
+
+    private void pause(long millis) {
+        try {
+            if (wakeups.tryAcquire(millis, TimeUnit.MILLISECONDS)) {
+                wakeups.drainPermits();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            closed = true;
+        }
+    }
+
+    @Override
+    public void addTo(long[] totals) {
+        totals[0] += inFlight.get();
+        totals[1] += delivered.sum();
+        totals[2] += retried.sum();
+        totals[3] += deadLettered.sum();
+        totals[4] += batches.sum();
+        totals[5] += databaseErrors.sum();
+    }
+
+    @Override
+    public long pending() {
+        return pending;
+    }
+
+    @Override
+    public long dead() {
+        return dead;
+    }
+
+    @Override
+    public boolean busy() {
+        return true;
+    }
+
+    @Override
+    public void stop() {
+        closed = true;
+        wakeups.release();
+    }
+
+    @Override
+    public boolean await(long deadlineNanos) {
+        try {
+            thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime())));
+            if (thread.isAlive()) {
+                Connection stream = replication;
+                if (stream != null) {
+                    try {
+                        stream.close();
+                    } catch (SQLException ignored) {
+                        // closing is all we can do
+                    }
+                }
+                thread.interrupt();
+                thread.join(1_000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return !thread.isAlive();
+    }
+
+    /** How one attempt ended: delivered, retry after {@code delayMillis}, or dead ({@code < 0}). */
+    private record Outcome(long delayMillis, String error) {
+        static final Outcome DELIVERED = new Outcome(0, null);
+    }
+}

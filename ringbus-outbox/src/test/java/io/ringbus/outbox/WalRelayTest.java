@@ -1,0 +1,252 @@
+package io.ringbus.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ringbus.core.Headers;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * WAL mode on a PostgreSQL cluster of the test's own with {@code wal_level=logical}: rows from the
+ * replication stream in commit order, the slot as the position across restarts, a standby that
+ * takes over, a killed relay and a restarted database that lose nothing.
+ */
+class WalRelayTest {
+    private static PrivatePostgres cluster;
+    private final String schema = TestDatabases.uniqueSchema();
+    private final String slot = "s_" + schema;
+    private Outbox outbox;
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        cluster = PrivatePostgres.start();
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @BeforeEach
+    void open() throws SQLException {
+        outbox = Outbox.builder().jdbcUrl(cluster.jdbcUrl()).schema(schema).open();
+    }
+
+    @AfterEach
+    void close() throws SQLException {
+        outbox.close();
+    }
+
+    @Test
+    void deliversRowsPendingBeforeTheSlotThenTheStreamAndResumesWhereItStopped() throws Exception {
+        List<Long> before = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            before.add(outbox.publish("orders.created", "k" + (i % 3), bytes("before " + i), Headers.EMPTY));
+        }
+        RecordingSink sink = new RecordingSink();
+        Relay relay = outbox.relay().name("wal").wal(slot).sink(sink).start();
+        Await.until("rows pending before the slot existed", () -> ids(sink).containsAll(before));
+
+        List<Long> streamed = new ArrayList<>();
+        try (Connection c = outbox.dataSource().getConnection()) {
+            c.setAutoCommit(false);
+            for (int i = 0; i < 200; i++) {
+                streamed.add(outbox.append(c, "orders.created", "k" + (i % 7), bytes("e" + i)));
+                if (i % 10 == 9) {
+                    c.commit();
+                }
+            }
+            outbox.append(c, "orders.created", "k1", bytes("rolled back"));
+            c.rollback();
+        }
+        Await.until("streamed rows", () -> ids(sink).containsAll(streamed));
+        Await.until("delivered rows deleted", () -> TestDatabases.counts(outbox).pending() == 0);
+        assertThat(relay.close(Duration.ofSeconds(10))).isTrue();
+        assertThat(sink.received).noneMatch(e -> "rolled back".equals(text(e)));
+        assertKeyOrder(sink.received);
+        assertThat(sink.received).as("each once").hasSize(before.size() + streamed.size());
+
+        List<Long> whileAway = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            whileAway.add(outbox.publish("orders.created", "k" + (i % 3), bytes("away " + i), Headers.EMPTY));
+        }
+        RecordingSink after = new RecordingSink();
+        try (Relay again = outbox.relay().name("wal-again").wal(slot).sink(after).start()) {
+            Await.until("rows committed while no relay streamed", () -> ids(after).containsAll(whileAway));
+            Await.until("the restarted relay settles them", () -> again.stats().delivered() == whileAway.size());
+            assertThat(ids(after)).as("the slot resumed where the clean stop confirmed")
+                    .containsExactlyInAnyOrderElementsOf(whileAway);
+        }
+        dropSlot();
+    }
+
+    @Test
+    void aStandbyTakesOverWhenTheStreamingRelayStops() throws Exception {
+        RecordingSink first = new RecordingSink();
+        RecordingSink second = new RecordingSink();
+        Relay active = outbox.relay().name("active").wal(slot).sink(first).start();
+        long one = outbox.publish("orders.created", "k", bytes("one"), Headers.EMPTY);
+        Await.until("the first relay streams", () -> ids(first).contains(one));
+        Relay standby = outbox.relay().name("standby").wal(slot).sink(second).start();
+        long two = outbox.publish("orders.created", "k", bytes("two"), Headers.EMPTY);
+        Await.until("still the first relay", () -> ids(first).contains(two));
+        assertThat(second.received).as("the standby streams nothing while the slot is busy").isEmpty();
+
+        active.close(Duration.ofSeconds(10));
+        long three = outbox.publish("orders.created", "k", bytes("three"), Headers.EMPTY);
+        Await.until("the standby takes over", Duration.ofSeconds(20), () -> ids(second).contains(three));
+        assertThat(ids(second)).as("nothing the first confirmed comes again").containsExactly(three);
+        standby.close(Duration.ofSeconds(10));
+        dropSlot();
+    }
+
+    @Test
+    void failuresAreRetriedInPlaceKeepingKeyOrderThenDeadLettered() throws Exception {
+        AtomicInteger failuresLeft = new AtomicInteger(2);
+        RecordingSink sink = new RecordingSink().answer(e -> {
+            if ("flaky".equals(text(e)) && failuresLeft.getAndDecrement() > 0) {
+                return CompletableFuture.failedFuture(new IllegalStateException("not yet"));
+            }
+            if ("poison".equals(text(e))) {
+                return CompletableFuture.failedFuture(new PermanentDeliveryException("never"));
+            }
+            return CompletableFuture.completedFuture(null);
+        });
+        try (Relay relay = outbox.relay().name("wal-retry").wal(slot).sink(sink)
+                .retryPolicy(new RetryPolicy(5, Duration.ofMillis(20), Duration.ofMillis(50), 0.0)).start()) {
+            try (Connection c = outbox.dataSource().getConnection()) {
+                c.setAutoCommit(false);
+                outbox.append(c, "orders.created", "A", bytes("flaky"));
+                outbox.append(c, "orders.created", "A", bytes("after flaky"));
+                outbox.append(c, "orders.created", "B", bytes("poison"));
+                outbox.append(c, "orders.created", "B", bytes("after poison"));
+                c.commit();
+            }
+            Await.until("all settled", () -> TestDatabases.counts(outbox).pending() == 0
+                    && TestDatabases.counts(outbox).dead() == 1);
+            assertThat(relay.stats().retried()).isEqualTo(2);
+        }
+        List<String> forA = sink.received.stream().filter(e -> "A".equals(e.key())).map(WalRelayTest::text).toList();
+        assertThat(forA).containsExactly("flaky", "flaky", "flaky", "after flaky");
+        assertThat(outbox.deadLetters().list(0, 10)).singleElement().satisfies(d -> assertThat(text(d.event()))
+                .isEqualTo("poison"));
+        dropSlot();
+    }
+
+    @Test
+    void aKilledRelayAndARestartedDatabaseLoseNothing() throws Exception {
+        List<Long> all = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            all.add(outbox.publish("orders.created", "k" + (i % 5), bytes("row " + i), Headers.EMPTY));
+        }
+        Set<Long> printed = new LinkedHashSet<>();
+        try (RelayProcess doomed = RelayProcess.start("doomed", "--jdbc-url", cluster.jdbcUrl(), "--schema", schema,
+                "--wal", slot, "--batch-size", "50", "--sink-delay-ms", "2")) {
+            doomed.awaitDelivered(120);
+            doomed.kill();
+            printed.addAll(doomed.deliveredIds());
+        }
+        RecordingSink sink = new RecordingSink();
+        try (Relay relay = outbox.relay().name("survivor").wal(slot).sink(sink).start()) {
+            Await.until("the rest after the kill", Duration.ofSeconds(30), () -> {
+                Set<Long> seen = new HashSet<>(printed);
+                seen.addAll(ids(sink));
+                return seen.containsAll(all);
+            });
+            cluster.stopServer();
+            cluster.startServer();
+            List<Long> afterRestart = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                afterRestart.add(publishRetrying("after restart " + i));
+            }
+            Await.until("rows after the database restart", Duration.ofSeconds(60), () -> ids(sink).containsAll(afterRestart));
+            assertThat(relay.stats().databaseErrors()).as("the restart was seen").isPositive();
+        }
+        assertKeyOrder(sink.received);
+        dropSlot();
+    }
+
+    @Test
+    void walModeOnADatabaseWithoutLogicalWalLevelFailsAtStartNamingTheSetting() throws Exception {
+        String level;
+        try (Connection c = java.sql.DriverManager.getConnection(TestDatabases.PG_URL); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SHOW wal_level")) {
+            rs.next();
+            level = rs.getString(1);
+        }
+        org.junit.jupiter.api.Assumptions.assumeFalse("logical".equals(level), "the shared server streams");
+        String other = TestDatabases.uniqueSchema();
+        try (Outbox shared = Outbox.builder().jdbcUrl(TestDatabases.PG_URL).schema(other).open()) {
+            assertThatThrownBy(() -> shared.relay().wal("x").sink(new RecordingSink()).start())
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("wal_level=logical").hasMessageContaining("wal_level=" + level);
+        } finally {
+            TestDatabases.dropPgSchema(other);
+        }
+    }
+
+    private long publishRetrying(String text) throws Exception {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return outbox.publish("orders.created", "k", bytes(text), Headers.EMPTY);
+            } catch (SQLException e) {
+                if (attempt > 50) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    private void dropSlot() throws SQLException {
+        try (Connection c = outbox.dataSource().getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT pg_drop_replication_slot('" + slot + "')")) {
+            rs.next();
+        }
+    }
+
+    private static void assertKeyOrder(List<OutboxEvent> events) {
+        Map<String, Long> last = new HashMap<>();
+        Set<Long> seen = new HashSet<>();
+        for (OutboxEvent event : events) {
+            if (seen.add(event.id())) {
+                Long previous = last.put(event.key(), event.id());
+                assertThat(previous == null || previous < event.id()).as("key %s: %s after %s", event.key(), event.id(),
+                        previous).isTrue();
+            }
+        }
+    }
+
+    private static List<Long> ids(RecordingSink sink) {
+        return sink.received.stream().map(OutboxEvent::id).toList();
+    }
+
+    private static String text(OutboxEvent event) {
+        return new String(event.payload(), StandardCharsets.UTF_8);
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}
