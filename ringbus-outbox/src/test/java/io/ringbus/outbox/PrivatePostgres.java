@@ -30,10 +30,12 @@ final class PrivatePostgres implements AutoCloseable {
     private final Path base;
     private final Path data;
     private final int port;
+    private final String walLevel;
     private final Thread cleanup = new Thread(this::destroy, "private-postgres-cleanup");
     private boolean running;
 
-    private PrivatePostgres(Path bin, Path base, int port) {
+    private PrivatePostgres(Path bin, Path base, int port, String walLevel) {
+        this.walLevel = walLevel;
         this.bin = bin;
         this.base = base;
         this.data = base.resolve("data");
@@ -46,6 +48,17 @@ final class PrivatePostgres implements AutoCloseable {
      * @return the running cluster
      */
     static PrivatePostgres start() throws IOException, InterruptedException {
+        return start("logical");
+    }
+
+    /**
+     * Creates and starts a cluster with the given {@code wal_level}.
+     *
+     * @param walLevel {@code logical} (what {@link #start()} uses, so WAL relays can stream) or
+     *                 {@code replica}
+     * @return the running cluster
+     */
+    static PrivatePostgres start(String walLevel) throws IOException, InterruptedException {
         Optional<Path> bin = binaries();
         Assumptions.assumeTrue(bin.isPresent(), "no /usr/lib/postgresql/*/bin/initdb");
         Path base = Files.createTempDirectory("ringbus-pg-");
@@ -53,7 +66,7 @@ final class PrivatePostgres implements AutoCloseable {
             UserPrincipal postgres = base.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("postgres");
             Files.setOwner(base, postgres);
         }
-        PrivatePostgres cluster = new PrivatePostgres(bin.get(), base, freePort());
+        PrivatePostgres cluster = new PrivatePostgres(bin.get(), base, freePort(), walLevel);
         Runtime.getRuntime().addShutdownHook(cluster.cleanup);
         try {
             cluster.run("initdb", "-D", cluster.data.toString(), "-U", "postgres", "-A", "trust", "-N",
@@ -74,7 +87,7 @@ final class PrivatePostgres implements AutoCloseable {
     /** Starts the stopped server on the same port and data; returns once it accepts connections. */
     void startServer() throws IOException, InterruptedException {
         run("pg_ctl", "-D", data.toString(), "-l", base.resolve("server.log").toString(), "-w", "-t", "30",
-                "-o", "-p " + port + " -k " + base + " -c listen_addresses=127.0.0.1 -c fsync=off -c wal_level=logical", "start");
+                "-o", "-p " + port + " -k " + base + " -c listen_addresses=127.0.0.1 -c fsync=off -c wal_level=" + walLevel, "start");
         running = true;
     }
 
