@@ -355,31 +355,42 @@ public final class ResultCharts {
     }
 
     private static SvgBarChart outbox(Map<?, ?> doc) {
-        SvgBarChart chart = new SvgBarChart("ringbus-outbox relays on PostgreSQL vs a naive poller", List.of(
-                String.format(Locale.ROOT, "%.0f B payloads over %,.0f keys; ringbus batch %,.0f; naive poller every %,.0f ms,"
-                                + " %,.0f rows", num(doc, "payloadBytes"), num(doc, "keys"), num(doc, "ringbusBatchSize"),
-                        num(doc, "naiveIntervalMillis"), num(doc, "naiveBatchSize")),
-                jvm(doc)));
-        List<?> throughput = list(doc, "throughput");
-        if (!throughput.isEmpty()) {
-            SvgBarChart.Panel panel = chart.panel("throughput: events delivered per second draining a backlog (higher is better)",
-                    "events/s");
-            for (Object o : throughput) {
-                Map<?, ?> r = (Map<?, ?>) o;
-                panel.row(str(r, "contender"), verified(r) ? num(r, "eventsPerSecond") : Double.NaN);
-            }
-        }
-        List<?> latency = list(doc, "latency");
-        if (!latency.isEmpty()) {
-            Map<?, ?> first = (Map<?, ?>) latency.getFirst();
+        SvgBarChart chart = new SvgBarChart("ringbus-outbox on PostgreSQL vs the database's floor and a 60-line poller",
+                List.of(String.format(Locale.ROOT, "%.0f B payloads over %,.0f keys; ringbus batch %,.0f; poller batch"
+                                + " %,.0f; %.0f producer connections", num(doc, "payloadBytes"), num(doc, "keys"),
+                        num(doc, "ringbusBatchSize"), num(doc, "pollerBatchSize"), num(doc, "producerThreads")),
+                        jvm(doc)));
+        Map<?, ?> floor = map(doc, "floor");
+        ratioPanel(chart, "producers: commits per second, flat out, one row per transaction, with the relay"
+                        + " draining (higher is better)", "commits/s", list(doc, "producers"), "commitsPerSecond",
+                "plain INSERT floor", num(floor, "commitsPerSecond"));
+        ratioPanel(chart, "drain: events per second emptying a keyed backlog (higher is better)", "events/s",
+                list(doc, "drain"), "eventsPerSecond", "claim+delete floor", num(floor, "claimRowsPerSecond"));
+        List<?> sustained = list(doc, "sustained");
+        if (!sustained.isEmpty()) {
+            Map<?, ?> first = (Map<?, ?>) sustained.getFirst();
             SvgBarChart.Panel panel = chart.panel(String.format(Locale.ROOT,
-                    "latency: commit to delivery in ms at %,.0f events/s (lower is better)", num(first, "targetRate")),
+                    "sustained: commit to delivery in ms at %,.0f events/s (lower is better)", num(first, "targetRate")),
                     "p50", "p99");
-            for (Object o : latency) {
+            List<String> names = new ArrayList<>();
+            for (Object o : sustained) {
                 Map<?, ?> r = (Map<?, ?>) o;
                 boolean ok = verified(r);
                 panel.row(str(r, "contender"), ok ? num(r, "p50Micros") / 1e3 : Double.NaN,
                         ok ? num(r, "p99Micros") / 1e3 : Double.NaN);
+                names.add(str(r, "contender"));
+            }
+            SvgBarChart.Panel windows = chart.panel(String.format(Locale.ROOT, "sustained: p99 in ms per %.0f s window"
+                    + " of commit time (flat is good)", num(doc, "sustainedWindowSeconds")), names.toArray(String[]::new));
+            List<?> firstWindows = list(first, "windows");
+            for (int w = 0; w < firstWindows.size(); w++) {
+                double[] values = new double[sustained.size()];
+                for (int c = 0; c < values.length; c++) {
+                    List<?> mine = list((Map<?, ?>) sustained.get(c), "windows");
+                    values[c] = w < mine.size() ? num((Map<?, ?>) mine.get(w), "p99Micros") / 1e3 : Double.NaN;
+                }
+                windows.row(String.format(Locale.ROOT, "from %.0f s", num((Map<?, ?>) firstWindows.get(w), "startSeconds")),
+                        values);
             }
         }
         List<?> http = list(doc, "http");
@@ -402,6 +413,26 @@ public final class ResultCharts {
             }
         }
         return chart;
+    }
+
+    /** A panel with the floor and one bar per run of {@code member}, a dashed line and ratio ticks at the floor. */
+    private static void ratioPanel(SvgBarChart chart, String title, String unit, List<?> runs, String member,
+                                   String floorLabel, double floor) {
+        if (runs.isEmpty() && Double.isNaN(floor)) {
+            return;
+        }
+        SvgBarChart.Panel panel = chart.panel(title, unit);
+        if (!Double.isNaN(floor)) {
+            panel.row(floorLabel, floor);
+        }
+        for (Object o : runs) {
+            Map<?, ?> r = (Map<?, ?>) o;
+            panel.row(str(r, "contender"), verified(r) ? num(r, member) : Double.NaN);
+            if (verified(r) && !Double.isNaN(floor)) {
+                panel.note(String.format(Locale.ROOT, "%.2fx floor", num(r, member) / floor));
+            }
+        }
+        panel.reference(floorLabel + " = 1x", floor).ratioAxis();
     }
 
     private static SvgBarChart jmh(List<?> runs) {

@@ -12,23 +12,26 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * An {@link Outbox} in a PostgreSQL schema of its own, created for one run and dropped with
- * everything in it on {@link #close()}, so runs never see each other's rows, keys or NOTIFYs.
+ * An {@link Outbox} in a PostgreSQL schema of its own, with a {@link PlainEventTable} beside it,
+ * created for one run and dropped with everything in it on {@link #close()}, so runs never see
+ * each other's rows, leases or locks.
  */
 final class BenchOutbox implements AutoCloseable {
     /** The outbox's table inside the schema (the builder's default). */
     static final String TABLE = "ringbus_outbox";
-    /** Connections in the outbox's pool: 4 relays x (claim + LISTEN) + producers + a spare. */
+    /** Connections in the outbox's pool: 4 relays + their LISTEN connection + 8 producers + spares. */
     private static final int POOL_SIZE = 16;
 
     private final String pgUrl;
     private final String schema;
     private final Outbox outbox;
+    private final PlainEventTable plain;
 
-    private BenchOutbox(String pgUrl, String schema, Outbox outbox) {
+    private BenchOutbox(String pgUrl, String schema, Outbox outbox, PlainEventTable plain) {
         this.pgUrl = pgUrl;
         this.schema = schema;
         this.outbox = outbox;
+        this.plain = plain;
     }
 
     /**
@@ -42,12 +45,23 @@ final class BenchOutbox implements AutoCloseable {
         String schema = "bench_" + Long.toHexString(System.currentTimeMillis()) + "_"
                 + Integer.toHexString(ThreadLocalRandom.current().nextInt(1 << 20));
         Outbox outbox = Outbox.builder().jdbcUrl(pgUrl).schema(schema).maxPoolSize(POOL_SIZE).open();
-        return new BenchOutbox(pgUrl, schema, outbox);
+        try (Connection c = outbox.dataSource().getConnection()) {
+            c.setAutoCommit(true);
+            return new BenchOutbox(pgUrl, schema, outbox, PlainEventTable.create(c, schema));
+        } catch (SQLException | RuntimeException e) {
+            new BenchOutbox(pgUrl, schema, outbox, null).close();
+            throw e;
+        }
     }
 
     /** @return the outbox */
     Outbox outbox() {
         return outbox;
+    }
+
+    /** @return the plain table beside it */
+    PlainEventTable plain() {
+        return plain;
     }
 
     /** @return the qualified events table, {@code schema.ringbus_outbox} */
@@ -61,20 +75,30 @@ final class BenchOutbox implements AutoCloseable {
     }
 
     /**
-     * Waits until no row is pending (relays settle a batch after delivering it).
+     * Waits until no row is left to deliver (relays settle a batch after delivering it).
      *
      * @param timeout how long to wait
-     * @return the pending rows left
+     * @param plain   count the {@link PlainEventTable}'s rows rather than the outbox's pending ones
+     * @return the rows left
      * @throws SQLException when the database cannot be read
      */
-    long awaitNothingPending(Duration timeout) throws SQLException {
+    long awaitNothingPending(Duration timeout, boolean plain) throws SQLException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        long pending = outbox.counts().pending();
+        long pending = pending(plain);
         while (pending > 0 && System.nanoTime() - deadline < 0) {
             LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
-            pending = outbox.counts().pending();
+            pending = pending(plain);
         }
         return pending;
+    }
+
+    private long pending(boolean plainTable) throws SQLException {
+        if (!plainTable) {
+            return outbox.counts().pending();
+        }
+        try (Connection c = outbox.dataSource().getConnection()) {
+            return plain.count(c);
+        }
     }
 
     /**

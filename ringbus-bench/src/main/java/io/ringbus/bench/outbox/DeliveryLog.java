@@ -9,23 +9,29 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * When each event of one run was committed and first delivered, by sequence number, on this
  * JVM's {@link System#nanoTime()} clock: the producer records the instant its {@code commit()}
- * returned, the subscriber the instant it handled the event.
+ * returned, the subscriber the instant it handled the event. Also each event's row id and the
+ * order of first deliveries, so that per-key order can be checked after the run: rows of a key
+ * must be delivered in id order.
  *
- * <p>Threading: {@link #committed} from any producer thread (each sequence by one thread);
- * {@link #delivered} from one thread at a time (the broker subscription's event loop, or the
- * HTTP endpoint under a lock). Read the instants only after {@link #awaitDistinct} saw everything
- * and the producers were joined: the counter's update orders the writes before the reads.
+ * <p>Threading: {@link #appended} and {@link #committed} from any producer thread (each sequence
+ * by one thread); {@link #delivered} from one thread at a time (the broker subscription's event
+ * loop, or the HTTP endpoint under a lock). Read the instants only after {@link #awaitDistinct}
+ * saw everything and the producers were joined: the counter's update orders the writes before the
+ * reads.
  */
 final class DeliveryLog {
     private final long[] commitNanos;
     private final long[] deliveredNanos;
+    private final long[] ids;
+    private final int[] deliveryOrder;
     private final int[] deliveries;
+    private final AtomicLong committed = new AtomicLong();
     private final AtomicLong distinct = new AtomicLong();
     private final AtomicLong duplicates = new AtomicLong();
     private final AtomicLong strangers = new AtomicLong();
 
     /**
-     * @param events how many events the run appends, sequence numbers 0 to {@code events - 1}
+     * @param events how many events the run may append, sequence numbers 0 to {@code events - 1}
      */
     DeliveryLog(int events) {
         if (events < 1) {
@@ -33,17 +39,35 @@ final class DeliveryLog {
         }
         commitNanos = new long[events];
         deliveredNanos = new long[events];
+        ids = new long[events];
+        deliveryOrder = new int[events];
         deliveries = new int[events];
     }
 
-    /** @return how many events the run appends */
+    /** @return how many events the run may append */
     int events() {
         return deliveries.length;
+    }
+
+    /** Records the row id that the append of {@code sequence} returned. */
+    void appended(int sequence, long id) {
+        ids[sequence] = id;
     }
 
     /** Records that the transaction holding {@code sequence} committed at {@code nanos}. */
     void committed(int sequence, long nanos) {
         commitNanos[sequence] = nanos;
+        committed.incrementAndGet();
+    }
+
+    /** @return transactions recorded as committed so far */
+    long committedCount() {
+        return committed.get();
+    }
+
+    /** @return events committed and not delivered yet (0 when deliveries ran ahead of the commit records) */
+    long backlog() {
+        return Math.max(0, committed.get() - distinct.get());
     }
 
     /**
@@ -60,6 +84,7 @@ final class DeliveryLog {
         int index = (int) sequence;
         if (deliveries[index]++ == 0) {
             deliveredNanos[index] = nanos;
+            deliveryOrder[(int) distinct.get()] = index;
             distinct.incrementAndGet();
         } else {
             duplicates.incrementAndGet();
@@ -138,21 +163,14 @@ final class DeliveryLog {
     /**
      * Commit-to-delivery latency of the delivered events in {@code [from, to)}, in microseconds. A
      * delivery can be seen before the producer thread returns from {@code commit()} (the relay
-     * wakes on the NOTIFY sent at commit); such events count as 0.
+     * wakes on an in-process append, before the commit returns); such events count as 0.
      *
      * @param from first sequence, inclusive
      * @param to   last sequence, exclusive
      * @return the histogram, values up to one hour
      */
     Histogram latencyMicros(int from, int to) {
-        Histogram histogram = new Histogram(TimeUnit.HOURS.toMicros(1), 3);
-        for (int i = from; i < to; i++) {
-            if (deliveries[i] > 0) {
-                long micros = (deliveredNanos[i] - commitNanos[i]) / 1_000;
-                histogram.recordValue(Math.min(Math.max(micros, 0), histogram.getHighestTrackableValue()));
-            }
-        }
-        return histogram;
+        return latencyMicrosByWindow(from, to, 0, Long.MAX_VALUE, 1)[0];
     }
 
     /**
@@ -168,5 +186,73 @@ final class DeliveryLog {
             }
         }
         return count;
+    }
+    /**
+     * Counts deliveries that broke per-key order: walking the first deliveries in the order they
+     * happened, a row whose id is below an id already delivered for its key (the key of sequence
+     * {@code s} is {@link EventPayload#keyIndex(int)}). Call after the run.
+     *
+     * @return rows delivered after a later row of their key
+     */
+    long keyOrderViolations() {
+        long[] lastId = new long[EventPayload.KEYS];
+        java.util.Arrays.fill(lastId, Long.MIN_VALUE);
+        long violations = 0;
+        long delivered = distinct.get();
+        for (int rank = 0; rank < delivered; rank++) {
+            int sequence = deliveryOrder[rank];
+            int key = EventPayload.keyIndex(sequence);
+            if (ids[sequence] < lastId[key]) {
+                violations++;
+            } else {
+                lastId[key] = ids[sequence];
+            }
+        }
+        return violations;
+    }
+
+    /**
+     * @param from     first sequence, inclusive
+     * @param to       last sequence, exclusive
+     * @param fromNanos start of the interval, inclusive
+     * @param toNanos   end of the interval, exclusive
+     * @return commits of events in {@code [from, to)} recorded within the interval
+     */
+    long commitsBetween(int from, int to, long fromNanos, long toNanos) {
+        long count = 0;
+        for (int i = from; i < to; i++) {
+            if (commitNanos[i] - fromNanos >= 0 && commitNanos[i] - toNanos < 0) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /**
+     * Commit-to-delivery latency of the delivered events in {@code [from, to)}, one histogram per
+     * window of their commit instant: window {@code w} holds commits in
+     * {@code [origin + w x window, origin + (w + 1) x window)}; earlier commits go to window 0, later
+     * ones to the last.
+     *
+     * @param from        first sequence, inclusive
+     * @param to          last sequence, exclusive
+     * @param originNanos the start of window 0
+     * @param windowNanos the window length
+     * @param windows     how many windows
+     * @return the histograms, values in microseconds
+     */
+    Histogram[] latencyMicrosByWindow(int from, int to, long originNanos, long windowNanos, int windows) {
+        Histogram[] histograms = new Histogram[windows];
+        for (int w = 0; w < windows; w++) {
+            histograms[w] = new Histogram(TimeUnit.HOURS.toMicros(1), 3);
+        }
+        for (int i = from; i < to; i++) {
+            if (deliveries[i] > 0) {
+                int w = (int) Math.min(windows - 1, Math.max(0, (commitNanos[i] - originNanos) / windowNanos));
+                long micros = (deliveredNanos[i] - commitNanos[i]) / 1_000;
+                histograms[w].recordValue(Math.min(Math.max(micros, 0), histograms[w].getHighestTrackableValue()));
+            }
+        }
+        return histograms;
     }
 }

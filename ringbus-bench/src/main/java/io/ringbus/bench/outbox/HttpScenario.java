@@ -63,7 +63,7 @@ final class HttpScenario {
         try (BenchOutbox db = BenchOutbox.create(pgUrl);
              SlowHttpEndpoint endpoint = new SlowHttpEndpoint(latency, answered);
              OutboxSink sink = httpSink(endpoint.uri(), maxConcurrency)) {
-            BacklogFiller.fill(db.outbox(), events, false);
+            BacklogFiller.fill(db.outbox().dataSource(), RowWriter.outbox(db.outbox()), answered, false);
             start = System.nanoTime();
             try (Relay relay = db.outbox().relay().name("bench-http").sink(sink).batchSize(batchSize)
                     .parallelBatches(parallel).start()) {
@@ -71,7 +71,7 @@ final class HttpScenario {
                     failure = "timed out after " + timeout.toSeconds() + " s with " + answered.distinct() + " of "
                             + events + " answered";
                 }
-                long pending = db.awaitNothingPending(Duration.ofSeconds(30));
+                long pending = db.awaitNothingPending(Duration.ofSeconds(30), false);
                 if (failure == null && pending != 0) {
                     failure = pending + " rows still pending after every event was answered";
                 }

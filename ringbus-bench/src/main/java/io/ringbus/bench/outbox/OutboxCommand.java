@@ -17,22 +17,30 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
- * The {@code outbox} subcommand: ringbus-outbox relays on PostgreSQL against seed 002's naive
- * poller (throughput of a drained backlog, commit-to-delivery latency at a fixed rate), then seed
- * 002's HTTP experiment (a slow endpoint at two concurrencies against the ideal). Each run has a
- * fresh schema, dropped afterwards. Exit code 0 when every run delivered every event, 2 otherwise,
+ * The {@code outbox} subcommand, issue 16's benchmark: ringbus-outbox on PostgreSQL against
+ * PostgreSQL's own floor and a 60-line {@code SKIP LOCKED} poller, all measured in one run: the
+ * commit and claim+delete floors, producers at full speed with a relay draining, drains of a
+ * keyed backlog by 1, 2 and 4 relays, paced producers at 90 % of the commit floor (latency and
+ * backlog per window); then seed 002's HTTP experiment. Each run has a fresh schema, dropped
+ * afterwards. Exit code 0 when every run delivered every event (goals met or not), 2 otherwise,
  * 1 when PostgreSQL or the endpoint could not be used.
  */
 @Command(name = "outbox",
-        description = "ringbus-outbox relays (x1, x4) vs a naive 1 s / 1,000-row poller on PostgreSQL, then seed 002's"
+        description = "ringbus-outbox relays on PostgreSQL against the database's floor (plain INSERT commits,"
+                + " claim+delete) and a 60-line SKIP LOCKED poller: producers, drain, sustained rate; then seed 002's"
                 + " HTTP experiment.")
 public final class OutboxCommand implements Callable<Integer> {
     /** Which parts to run. */
-    enum Part { THROUGHPUT, LATENCY, HTTP, ALL }
+    enum Part { FLOOR, PRODUCERS, DRAIN, SUSTAINED, HTTP, ALL }
+
+    /** The sustained rate, as a fraction of the commit floor, unless {@code --rate} is given. */
+    static final double SUSTAINED_FRACTION = 0.9;
 
     @Spec
     CommandSpec spec;
@@ -40,45 +48,58 @@ public final class OutboxCommand implements Callable<Integer> {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     boolean help;
 
-    @Option(names = "--only", description = "THROUGHPUT, LATENCY, HTTP or ALL (default: ${DEFAULT-VALUE})")
-    Part only = Part.ALL;
+    @Option(names = "--only", split = ",", description = "parts to run, among FLOOR, PRODUCERS, DRAIN, SUSTAINED, HTTP,"
+            + " ALL; a part that needs a floor measures it (default: ALL)")
+    List<Part> only = new ArrayList<>(List.of(Part.ALL));
 
     @Option(names = "--pg-url", description = "PostgreSQL JDBC URL with the user (default: ${DEFAULT-VALUE})")
     String pgUrl = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
 
-    @Option(names = "--contenders", split = ",", description = "subset of RINGBUS_1, RINGBUS_4, NAIVE, in run order"
-            + " (default: all)")
+    @Option(names = "--contenders", split = ",", description = "subset of RINGBUS_1, RINGBUS_2, RINGBUS_4, POLLER, in"
+            + " run order; producers and sustained run the one-relay ones (default: all)")
     List<RelayContender> contenders = new ArrayList<>(List.of(RelayContender.values()));
 
-    @Option(names = "--backlog", description = "throughput: rows drained by the ringbus relays (default: ${DEFAULT-VALUE})")
+    @Option(names = "--producers", description = "producer connections of the commit floor, producers and sustained"
+            + " parts (default: ${DEFAULT-VALUE})")
+    int producers = 8;
+
+    @Option(names = "--producer-duration", converter = HumanDurationConverter.class,
+            description = "floor and producers: measured time of each flat-out run (default: 10s)")
+    Duration producerDuration = Duration.ofSeconds(10);
+
+    @Option(names = "--producer-warmup", converter = HumanDurationConverter.class,
+            description = "floor and producers: unmeasured time before it (default: 2s)")
+    Duration producerWarmup = Duration.ofSeconds(2);
+
+    @Option(names = "--backlog", description = "drain and claim+delete floor: rows in the backlog (default: ${DEFAULT-VALUE})")
     int backlog = 200_000;
 
-    @Option(names = "--naive-backlog", description = "throughput: rows drained by the naive poller, which moves"
-            + " at most 1,000 per second (default: ${DEFAULT-VALUE})")
-    int naiveBacklog = 10_000;
+    @Option(names = "--repeats", description = "floor, producers and drain: rounds, each running every contender"
+            + " once; the median run is reported, a failed run fails the result (default: ${DEFAULT-VALUE})")
+    int repeats = 3;
 
-    @Option(names = "--warmup-backlog", description = "throughput: rows of an unreported warm-up drain by one relay,"
+    @Option(names = "--warmup-backlog", description = "drain: rows of an unreported warm-up drain by one relay,"
             + " 0 for none (default: ${DEFAULT-VALUE})")
     int warmupBacklog = 20_000;
 
     @Option(names = "--batch-size", description = "rows per claim of the ringbus relays (default: ${DEFAULT-VALUE},"
-            + " the naive poller's batch)")
+            + " the poller's batch)")
     int batchSize = 1_000;
 
-    @Option(names = "--rate", description = "latency: appends per second (default: ${DEFAULT-VALUE})")
-    double rate = 1_000;
+    @Option(names = "--rate", description = "sustained: appends per second (default: 90 % of the commit floor)")
+    Double rate;
 
     @Option(names = "--duration", converter = HumanDurationConverter.class,
-            description = "latency: measured appending time per contender (default: 20s)")
+            description = "sustained: measured appending time per contender, e.g. 10m (default: 20s)")
     Duration duration = Duration.ofSeconds(20);
 
     @Option(names = "--warmup", converter = HumanDurationConverter.class,
-            description = "latency: unmeasured appending time before it (default: 5s)")
+            description = "sustained: unmeasured appending time before it (default: 5s)")
     Duration warmup = Duration.ofSeconds(5);
 
-    @Option(names = "--producers", description = "latency: connections appending on the shared schedule"
-            + " (default: ${DEFAULT-VALUE})")
-    int producers = 4;
+    @Option(names = "--window", converter = HumanDurationConverter.class,
+            description = "sustained: p99 and backlog are also reported per window of this length (default: 10s)")
+    Duration window = Duration.ofSeconds(10);
 
     @Option(names = "--http-events", description = "http: rows (default: ${DEFAULT-VALUE}, as in seed 002)")
     int httpEvents = 10_000;
@@ -123,28 +144,70 @@ public final class OutboxCommand implements Callable<Integer> {
         out.println(jvm.headline());
         out.printf(Locale.ROOT, "outbox scenario: PostgreSQL %s, a fresh schema per run; contenders %s%n",
                 pgUrl.replaceAll("\\?.*", ""), contenders.stream().map(RelayContender::label).toList());
-        List<ThroughputResult> throughput = new ArrayList<>();
-        List<LatencyResult> latency = new ArrayList<>();
+        List<RelayContender> oneRelay = contenders.stream().filter(c -> c.relays() == 1).toList();
+        ProducerResult commitFloor = null;
+        DrainResult claimFloor = null;
+        List<ProducerResult> producerRuns = new ArrayList<>();
+        List<DrainResult> drains = new ArrayList<>();
+        List<SustainedResult> sustained = new ArrayList<>();
         List<HttpResult> http = new ArrayList<>();
         try {
-            if (only == Part.ALL || only == Part.THROUGHPUT) {
-                ThroughputScenario scenario = new ThroughputScenario(pgUrl, batchSize, timeout, out);
-                if (warmupBacklog > 0) {
-                    out.println("  (warm-up, not reported)");
-                    scenario.run(RelayContender.RINGBUS_1, warmupBacklog);
-                }
-                for (RelayContender contender : contenders) {
-                    throughput.add(scenario.run(contender, contender == RelayContender.NAIVE ? naiveBacklog : backlog));
+            ProducerScenario producerScenario = new ProducerScenario(pgUrl, batchSize, producers, producerWarmup,
+                    producerDuration, timeout, out);
+            boolean commitFloorNeeded = runs(Part.FLOOR) || runs(Part.PRODUCERS) || runs(Part.SUSTAINED) && rate == null;
+            boolean withAlone = oneRelay.contains(RelayContender.RINGBUS_1);
+            // Rounds interleave the runs, so that a drift of the machine (or a neighbour's load) touches all alike.
+            Map<String, List<ProducerResult>> produced = new LinkedHashMap<>();
+            for (int round = 0; round < repeats && commitFloorNeeded; round++) {
+                add(produced, producerScenario.floor());
+                if (runs(Part.PRODUCERS)) {
+                    if (withAlone) {
+                        add(produced, producerScenario.appendsAlone());
+                    }
+                    for (RelayContender contender : oneRelay) {
+                        add(produced, producerScenario.run(contender));
+                    }
                 }
             }
-            if (only == Part.ALL || only == Part.LATENCY) {
-                LatencyScenario scenario = new LatencyScenario(pgUrl, batchSize, rate, warmup, duration, producers,
-                        timeout, out);
-                for (RelayContender contender : contenders) {
-                    latency.add(scenario.run(contender));
+            for (List<ProducerResult> runs : produced.values()) {
+                ProducerResult median = ProducerResult.median(runs);
+                if (median.producer().equals(ProducerScenario.FLOOR)) {
+                    commitFloor = median;
+                } else {
+                    producerRuns.add(median);
                 }
             }
-            if (only == Part.ALL || only == Part.HTTP) {
+            DrainScenario draining = new DrainScenario(pgUrl, batchSize, timeout, out);
+            if (runs(Part.DRAIN) && warmupBacklog > 0) {
+                out.println("  (warm-up, not reported)");
+                draining.run(RelayContender.RINGBUS_1, warmupBacklog);
+            }
+            Map<String, List<DrainResult>> drained = new LinkedHashMap<>();
+            for (int round = 0; round < repeats && (runs(Part.FLOOR) || runs(Part.DRAIN)); round++) {
+                addDrain(drained, draining.floor(backlog));
+                if (runs(Part.DRAIN)) {
+                    for (RelayContender contender : contenders) {
+                        addDrain(drained, draining.run(contender, backlog));
+                    }
+                }
+            }
+            for (List<DrainResult> runs : drained.values()) {
+                DrainResult median = DrainResult.median(runs);
+                if (median.contender().equals(DrainScenario.FLOOR)) {
+                    claimFloor = median;
+                } else {
+                    drains.add(median);
+                }
+            }
+            if (runs(Part.SUSTAINED)) {
+                double sustainedRate = rate != null ? rate : SUSTAINED_FRACTION * commitFloor.commitsPerSecond();
+                SustainedScenario scenario = new SustainedScenario(pgUrl, batchSize, warmup, duration, window,
+                        producers, timeout, out);
+                for (RelayContender contender : oneRelay) {
+                    sustained.add(scenario.run(contender, sustainedRate));
+                }
+            }
+            if (runs(Part.HTTP)) {
                 HttpScenario scenario = new HttpScenario(pgUrl, httpLatency, timeout, out);
                 if (httpWarmupEvents > 0) {
                     out.println("  (warm-up, not reported)");
@@ -158,7 +221,9 @@ public final class OutboxCommand implements Callable<Integer> {
             System.err.println("FAILED: " + e);
             return 1;
         }
-        OutboxReport report = new OutboxReport(throughput, latency, http);
+        OutboxReport report = new OutboxReport(commitFloor, claimFloor, producerRuns, drains, sustained, http)
+                .judge(rate != null ? "--rate" : String.format(Locale.ROOT, "%.0f %% of the commit floor",
+                        SUSTAINED_FRACTION * 100), Runtime.getRuntime().availableProcessors());
         out.println();
         out.print(report.text());
         if (json != null) {
@@ -169,10 +234,13 @@ public final class OutboxCommand implements Callable<Integer> {
             writer.name("payloadBytes").value(EventPayload.BYTES);
             writer.name("keys").value(EventPayload.KEYS);
             writer.name("ringbusBatchSize").value(batchSize);
-            writer.name("naiveIntervalMillis").value(RelayContender.NAIVE_INTERVAL.toMillis());
-            writer.name("naiveBatchSize").value(RelayContender.NAIVE_BATCH);
-            writer.name("latencyProducers").value(producers);
-            writer.name("latencyWarmupSeconds").value(warmup.toNanos() / 1e9);
+            writer.name("pollerBatchSize").value(RelayContender.POLLER_BATCH);
+            writer.name("pollerIdleMillis").value(SkipLockedPoller.IDLE_MILLIS);
+            writer.name("producerThreads").value(producers);
+            writer.name("repeats").value(repeats);
+            writer.name("producerWarmupSeconds").value(producerWarmup.toNanos() / 1e9);
+            writer.name("sustainedWarmupSeconds").value(warmup.toNanos() / 1e9);
+            writer.name("sustainedWindowSeconds").value(window.toNanos() / 1e9);
             report.writeMembers(writer);
             Files.writeString(json, writer.endObject().toJson(), StandardCharsets.UTF_8);
             out.println("JSON written to " + json);
@@ -185,14 +253,30 @@ public final class OutboxCommand implements Callable<Integer> {
         return 0;
     }
 
+    private static void add(Map<String, List<ProducerResult>> runs, ProducerResult run) {
+        runs.computeIfAbsent(run.producer(), k -> new ArrayList<>()).add(run);
+    }
+
+    private static void addDrain(Map<String, List<DrainResult>> runs, DrainResult run) {
+        runs.computeIfAbsent(run.contender(), k -> new ArrayList<>()).add(run);
+    }
+
+    private boolean runs(Part part) {
+        return only.contains(Part.ALL) || only.contains(part);
+    }
+
     private List<int[]> validate() {
         if (!pgUrl.startsWith("jdbc:postgresql:")) {
             throw new IllegalArgumentException("pg-url must start with jdbc:postgresql: pg-url=" + pgUrl);
         }
         positive("backlog", backlog);
-        positive("naive-backlog", naiveBacklog);
+        positive("repeats", repeats);
         positive("http-events", httpEvents);
         positive("producers", producers);
+        if (only.isEmpty() || contenders.isEmpty()) {
+            throw new IllegalArgumentException("--only and --contenders need at least one value: only=" + only
+                    + ", contenders=" + contenders);
+        }
         if (warmupBacklog < 0 || httpWarmupEvents < 0) {
             throw new IllegalArgumentException("warm-up sizes must be >= 0: warmup-backlog=" + warmupBacklog
                     + ", http-warmup-events=" + httpWarmupEvents);
@@ -201,12 +285,18 @@ public final class OutboxCommand implements Callable<Integer> {
             throw new IllegalArgumentException("batch-size must be in [1, " + io.ringbus.outbox.RelayBuilder.MAX_BATCH_SIZE
                     + "]: batch-size=" + batchSize);
         }
-        if (!(rate > 0 && rate <= 100_000)) {
+        if (rate != null && !(rate > 0 && rate <= 100_000)) {
             throw new IllegalArgumentException("rate must be in (0, 100000]: rate=" + rate);
         }
-        if (duration.isNegative() || duration.isZero() || warmup.isNegative()) {
-            throw new IllegalArgumentException("duration must be positive and warmup >= 0: duration=" + duration
-                    + ", warmup=" + warmup);
+        for (Duration d : List.of(duration, window, producerDuration)) {
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException("duration, window and producer-duration must be positive: duration="
+                        + duration + ", window=" + window + ", producer-duration=" + producerDuration);
+            }
+        }
+        if (warmup.isNegative() || producerWarmup.isNegative()) {
+            throw new IllegalArgumentException("warm-ups must be >= 0: warmup=" + warmup + ", producer-warmup="
+                    + producerWarmup);
         }
         List<int[]> cases = new ArrayList<>();
         for (String c : httpCases) {

@@ -3,117 +3,194 @@ package io.ringbus.bench.outbox;
 import io.ringbus.bench.JsonWriter;
 import io.ringbus.bench.TextTable;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * The outbox scenario's tables and JSON, with the issue's two goals: at least
- * {@value #GOAL_EVENTS_PER_SECOND} events/s relayed by one relay, and a commit-to-delivery p99 of
- * at most {@value #GOAL_P99_MILLIS} ms at 1,000 events/s with one relay.
+ * The outbox scenario's tables and JSON: the PostgreSQL floor, producers, drain, sustained rate
+ * (overall and per window), the HTTP experiment, and the {@link OutboxGoals} verdicts.
  */
 final class OutboxReport {
-    /** Throughput goal for one ringbus relay, events per second. */
-    static final double GOAL_EVENTS_PER_SECOND = 20_000;
-    /** Latency goal for one ringbus relay at 1,000 events/s, p99 in milliseconds. */
-    static final double GOAL_P99_MILLIS = 50;
-
-    private final List<ThroughputResult> throughput;
-    private final List<LatencyResult> latency;
+    private final ProducerResult commitFloor;
+    private final DrainResult claimFloor;
+    private final List<ProducerResult> producers;
+    private final List<DrainResult> drain;
+    private final List<SustainedResult> sustained;
     private final List<HttpResult> http;
+    private List<OutboxGoals.Goal> goals = List.of();
 
     /**
-     * @param throughput drains, in run order (may be empty)
-     * @param latency    fixed-rate runs (may be empty)
-     * @param http       HTTP runs (may be empty)
+     * @param commitFloor the plain-INSERT commit floor, or {@code null} when not measured
+     * @param claimFloor  the claim+delete floor, or {@code null}
+     * @param producers   producer runs with a contender draining (may be empty)
+     * @param drain       drains, in run order (may be empty)
+     * @param sustained   sustained-rate runs (may be empty)
+     * @param http        HTTP runs (may be empty)
      */
-    OutboxReport(List<ThroughputResult> throughput, List<LatencyResult> latency, List<HttpResult> http) {
-        this.throughput = List.copyOf(throughput);
-        this.latency = List.copyOf(latency);
+    OutboxReport(ProducerResult commitFloor, DrainResult claimFloor, List<ProducerResult> producers,
+                 List<DrainResult> drain, List<SustainedResult> sustained, List<HttpResult> http) {
+        this.commitFloor = commitFloor;
+        this.claimFloor = claimFloor;
+        this.producers = List.copyOf(producers);
+        this.drain = List.copyOf(drain);
+        this.sustained = List.copyOf(sustained);
         this.http = List.copyOf(http);
     }
 
-    /** @return whether every run verified */
+    /**
+     * Judges the goals.
+     *
+     * @param rateSource how the sustained rate was chosen
+     * @param cores      the machine's cores
+     * @return this report
+     */
+    OutboxReport judge(String rateSource, int cores) {
+        goals = OutboxGoals.evaluate(this, rateSource, cores);
+        return this;
+    }
+
+    /** @return the commit floor, or {@code null} */
+    ProducerResult commitFloor() {
+        return commitFloor;
+    }
+
+    /** @return the claim+delete floor, or {@code null} */
+    DrainResult claimFloor() {
+        return claimFloor;
+    }
+
+    /** @return the producer run of that contender, or {@code null} */
+    ProducerResult producer(String contender) {
+        return producers.stream().filter(r -> r.producer().equals(contender)).findFirst().orElse(null);
+    }
+
+    /** @return the drain of that contender, or {@code null} */
+    DrainResult drain(String contender) {
+        return drain.stream().filter(r -> r.contender().equals(contender)).findFirst().orElse(null);
+    }
+
+    /** @return the sustained run of that contender, or {@code null} */
+    SustainedResult sustained(String contender) {
+        return sustained.stream().filter(r -> r.contender().equals(contender)).findFirst().orElse(null);
+    }
+
+    /** @return whether every run verified (goals aside) */
     boolean passed() {
-        return throughput.stream().allMatch(ThroughputResult::verified)
-                && latency.stream().allMatch(LatencyResult::verified)
-                && http.stream().allMatch(HttpResult::verified);
+        return (commitFloor == null || commitFloor.verified()) && (claimFloor == null || claimFloor.verified())
+                && producers.stream().allMatch(ProducerResult::verified) && drain.stream().allMatch(DrainResult::verified)
+                && sustained.stream().allMatch(SustainedResult::verified) && http.stream().allMatch(HttpResult::verified);
     }
 
     /** @return the tables and the goal lines */
     String text() {
         StringBuilder out = new StringBuilder();
-        if (!throughput.isEmpty()) {
-            out.append("throughput: keyed backlog (").append(EventPayload.KEYS).append(" keys, ")
-                    .append(EventPayload.BYTES).append(" B payloads) appended first, then drained into an in-process"
-                            + " broker subscriber; events/s = backlog / (relay start -> last first delivery)\n");
-            ThroughputResult naive = find(RelayContender.NAIVE.label());
-            TextTable table = new TextTable("contender", "relays", "batch", "backlog", "fill s", "drain s", "events/s",
-                    "vs naive", "batches", "delivered", "dup", "pending after", "result");
-            for (ThroughputResult r : throughput) {
-                table.row(r.contender(), Integer.toString(r.relays()), num(r.batchSize()), num(r.events()),
-                        fixed(r.fillSeconds(), 1), fixed(r.drainSeconds(), 2), num(Math.round(r.eventsPerSecond())),
-                        naive == null ? "-" : fixed(r.eventsPerSecond() / naive.eventsPerSecond(), 1),
-                        num(r.batches()), num(r.delivered()), num(r.duplicates()), num(r.pendingAfter()),
-                        r.verified() ? "ok" : "FAILED: " + r.failure());
+        if (commitFloor != null || claimFloor != null) {
+            section(out, "PostgreSQL floor: a plain table (identity primary key, nothing else), same rows");
+            TextTable table = new TextTable("floor", "statement", "connections", "seconds", "count", "per second",
+                    "min-max");
+            if (commitFloor != null) {
+                table.row("commit", "INSERT ... RETURNING id; COMMIT", num(commitFloor.threads()),
+                        fixed(commitFloor.seconds(), 1), num(commitFloor.commits()),
+                        num(Math.round(commitFloor.commitsPerSecond())) + " commits/s",
+                        spread(commitFloor.runs(), commitFloor.minPerSecond(), commitFloor.maxPerSecond()));
+            }
+            if (claimFloor != null) {
+                table.row("claim+delete", "DELETE ... WHERE id IN (SELECT ... LIMIT " + claimFloor.batchSize()
+                        + " FOR UPDATE SKIP LOCKED) RETURNING; COMMIT", "1", fixed(claimFloor.drainSeconds(), 2),
+                        num(claimFloor.delivered()), num(Math.round(claimFloor.eventsPerSecond())) + " rows/s",
+                        spread(claimFloor.runs(), claimFloor.minPerSecond(), claimFloor.maxPerSecond()));
             }
             out.append(table.render());
         }
-        if (!latency.isEmpty()) {
-            out.append('\n').append("latency: one keyed row per transaction at a fixed rate; commit() returned ->"
-                    + " subscriber handled it, same JVM clock; after the warm-up\n");
-            TextTable table = new TextTable("contender", "relays", "target/s", "achieved/s", "events", "p50 ms",
-                    "p99 ms", "p99.9 ms", "max ms", "before commit", "dup", "missing", "result");
-            for (LatencyResult r : latency) {
-                table.row(r.contender(), Integer.toString(r.relays()), num(Math.round(r.targetRate())),
-                        num(Math.round(r.achievedRate())), num(r.measuredEvents()), millis(r.p50Micros()),
-                        millis(r.p99Micros()), millis(r.p999Micros()), millis(r.maxMicros()), num(r.beforeCommit()),
-                        num(r.duplicates()), num(r.missing()), r.verified() ? "ok" : "FAILED: " + r.failure());
+        if (!producers.isEmpty()) {
+            section(out, String.format(Locale.ROOT, "producers: median of %d runs each; %d connections, one keyed row"
+                    + " per transaction, flat out for %.0f s while the contender drains; vs the commit floor",
+                    producers.getFirst().runs(), producers.getFirst().threads(), producers.getFirst().seconds()));
+            TextTable table = new TextTable("producers", "relays", "commits/s", "min-max", "vs floor", "events",
+                    "max backlog", "backlog at end", "delivered", "dup", "key order", "result");
+            for (ProducerResult r : producers) {
+                table.row(r.producer(), num(r.relays()), num(Math.round(r.commitsPerSecond())),
+                        spread(r.runs(), r.minPerSecond(), r.maxPerSecond()),
+                        commitFloor == null ? "-" : fixed(r.commitsPerSecond() / commitFloor.commitsPerSecond(), 2),
+                        num(r.events()), count(r.maxBacklog()), count(r.backlogAtEnd()), count(r.delivered()),
+                        num(r.duplicates()), keyOrder(r.producer(), r.keyOrder()), result(r.failure()));
             }
             out.append(table.render());
+        }
+        if (!drain.isEmpty()) {
+            section(out, "drain: median of " + drain.getFirst().runs() + " drains each; keyed backlog (" + EventPayload.KEYS + " keys, " + EventPayload.BYTES + " B payloads)"
+                    + " written first, then drained into an in-process broker subscriber; events/s = backlog / (relay"
+                    + " start -> last first delivery); vs the claim+delete floor");
+            TextTable table = new TextTable("contender", "relays", "batch", "backlog", "fill s", "drain s", "events/s",
+                    "min-max", "vs floor", "batches", "dup", "key order", "pending after", "result");
+            for (DrainResult r : drain) {
+                table.row(r.contender(), num(r.relays()), num(r.batchSize()), num(r.events()), fixed(r.fillSeconds(), 1),
+                        fixed(r.drainSeconds(), 2), num(Math.round(r.eventsPerSecond())),
+                        spread(r.runs(), r.minPerSecond(), r.maxPerSecond()),
+                        claimFloor == null ? "-" : fixed(r.eventsPerSecond() / claimFloor.eventsPerSecond(), 2),
+                        num(r.batches()), num(r.duplicates()), keyOrder(r.contender(), r.keyOrder()),
+                        num(r.pendingAfter()), result(r.failure()));
+            }
+            out.append(table.render());
+        }
+        if (!sustained.isEmpty()) {
+            sustainedTables(out);
         }
         if (!http.isEmpty()) {
-            out.append('\n').append("http (seed 002): unkeyed backlog -> 1 ringbus relay -> local endpoint answering"
-                    + " after ").append(http.get(0).latencyMillis()).append(" ms; ideal = events x latency /"
-                    + " concurrency; wave floor = batches x ceil(batch / concurrency) x latency / parallel batches\n");
+            section(out, "http (seed 002): unkeyed backlog -> 1 ringbus relay -> local endpoint answering after "
+                    + http.getFirst().latencyMillis() + " ms; ideal = events x latency / concurrency; wave floor ="
+                    + " batches x ceil(batch / concurrency) x latency / parallel batches");
             TextTable table = new TextTable("maxConcurrency", "batch", "parallel", "events", "elapsed s", "ideal s",
                     "elapsed/ideal", "wave floor s", "events/s", "peak in flight", "dup", "result");
             for (HttpResult r : http) {
-                table.row(Integer.toString(r.maxConcurrency()), num(r.batchSize()), num(r.parallelBatches()),
-                        num(r.events()),
+                table.row(num(r.maxConcurrency()), num(r.batchSize()), num(r.parallelBatches()), num(r.events()),
                         fixed(r.elapsedSeconds(), 2), fixed(r.idealSeconds(), 2), fixed(r.ratioToIdeal(), 2),
                         fixed(r.waveSeconds(), 2), num(Math.round(r.eventsPerSecond())), num(r.peakInFlight()),
-                        num(r.duplicates()), r.verified() ? "ok" : "FAILED: " + r.failure());
+                        num(r.duplicates()), result(r.failure()));
             }
             out.append(table.render());
         }
-        String goals = goals();
         if (!goals.isEmpty()) {
-            out.append('\n').append(goals);
-        }
-        return out.toString();
-    }
-
-    private String goals() {
-        StringBuilder out = new StringBuilder();
-        ThroughputResult one = find(RelayContender.RINGBUS_1.label());
-        if (one != null) {
-            out.append(String.format(Locale.ROOT, "goal: >= %,.0f events/s by one relay: %s (%,.0f events/s)%n",
-                    GOAL_EVENTS_PER_SECOND, one.eventsPerSecond() >= GOAL_EVENTS_PER_SECOND ? "MET" : "MISSED",
-                    one.eventsPerSecond()));
-        }
-        for (LatencyResult r : latency) {
-            if (r.contender().equals(RelayContender.RINGBUS_1.label())) {
-                out.append(String.format(Locale.ROOT, "goal: commit->delivery p99 <= %.0f ms at %,.0f events/s,"
-                                + " one relay: %s (p99 %.1f ms at %,.0f events/s achieved)%n", GOAL_P99_MILLIS,
-                        r.targetRate(), r.p99Micros() / 1e3 <= GOAL_P99_MILLIS ? "MET" : "MISSED",
-                        r.p99Micros() / 1e3, r.achievedRate()));
+            out.append('\n');
+            for (OutboxGoals.Goal goal : goals) {
+                out.append(goal.line()).append('\n');
             }
         }
         return out.toString();
     }
 
-    private ThroughputResult find(String contender) {
-        return throughput.stream().filter(r -> r.contender().equals(contender)).findFirst().orElse(null);
+    private void sustainedTables(StringBuilder out) {
+        SustainedResult first = sustained.getFirst();
+        section(out, String.format(Locale.ROOT, "sustained: paced producers at %,.0f/s, one keyed row per transaction;"
+                + " commit() returned -> subscriber handled it, same JVM clock; after the warm-up; backlog = committed,"
+                + " not yet delivered, sampled every %d ms", first.targetRate(), BacklogSampler.PERIOD_MILLIS));
+        TextTable table = new TextTable("contender", "relays", "target/s", "achieved/s", "events", "p50 ms", "p99 ms",
+                "p99.9 ms", "max ms", "worst window p99", "backlog max", "backlog at end", "dup", "missing",
+                "key order", "result");
+        for (SustainedResult r : sustained) {
+            long worst = r.windows().stream().mapToLong(SustainedResult.Window::p99Micros).max().orElse(0);
+            table.row(r.contender(), num(r.relays()), num(Math.round(r.targetRate())), num(Math.round(r.achievedRate())),
+                    num(r.measuredEvents()), millis(r.p50Micros()), millis(r.p99Micros()), millis(r.p999Micros()),
+                    millis(r.maxMicros()), millis(worst), num(r.backlogMax()), num(r.backlogAtEnd()), num(r.duplicates()),
+                    num(r.missing()), keyOrder(r.contender(), r.keyOrder()), result(r.failure()));
+        }
+        out.append(table.render());
+        section(out, "sustained, per window of commit time: p99 ms / backlog max");
+        List<String> header = new ArrayList<>(List.of("window"));
+        sustained.forEach(r -> header.add(r.contender()));
+        TextTable windows = new TextTable(header.toArray(String[]::new));
+        for (int w = 0; w < first.windows().size(); w++) {
+            List<String> row = new ArrayList<>();
+            SustainedResult.Window window = first.windows().get(w);
+            row.add(String.format(Locale.ROOT, "%.0f s", window.startSeconds()));
+            for (SustainedResult r : sustained) {
+                SustainedResult.Window mine = r.windows().get(w);
+                row.add(millis(mine.p99Micros()) + " / " + num(mine.backlogMax()));
+            }
+            windows.row(row.toArray(String[]::new));
+        }
+        out.append(windows.render());
     }
 
     /**
@@ -122,58 +199,112 @@ final class OutboxReport {
      * @param json a writer positioned inside an object
      */
     void writeMembers(JsonWriter json) {
-        json.name("throughput").beginArray();
-        for (ThroughputResult r : throughput) {
+        json.name("floor").beginObject();
+        if (commitFloor != null) {
+            json.name("commitThreads").value(commitFloor.threads()).name("commitSeconds").value(commitFloor.seconds())
+                    .name("commits").value(commitFloor.commits()).name("commitsPerSecond").value(commitFloor.commitsPerSecond())
+                    .name("commitRuns").value(commitFloor.runs()).name("commitMinPerSecond").value(commitFloor.minPerSecond())
+                    .name("commitMaxPerSecond").value(commitFloor.maxPerSecond());
+        }
+        if (claimFloor != null) {
+            json.name("claimBatch").value(claimFloor.batchSize()).name("claimRows").value(claimFloor.delivered())
+                    .name("claimSeconds").value(claimFloor.drainSeconds()).name("claimRuns").value(claimFloor.runs())
+                    .name("claimMinRowsPerSecond").value(claimFloor.minPerSecond())
+                    .name("claimMaxRowsPerSecond").value(claimFloor.maxPerSecond())
+                    .name("claimRowsPerSecond").value(claimFloor.eventsPerSecond());
+        }
+        json.endObject();
+        json.name("producers").beginArray();
+        for (ProducerResult r : producers) {
+            json.beginObject().name("contender").value(r.producer()).name("relays").value(r.relays())
+                    .name("threads").value(r.threads()).name("seconds").value(r.seconds()).name("commits").value(r.commits())
+                    .name("commitsPerSecond").value(r.commitsPerSecond()).name("events").value(r.events())
+                    .name("maxBacklog").value(r.maxBacklog()).name("backlogAtEnd").value(r.backlogAtEnd())
+                    .name("delivered").value(r.delivered()).name("duplicates").value(r.duplicates())
+                    .name("keyOrderViolations").value(r.keyOrder()).name("runs").value(r.runs())
+                    .name("minCommitsPerSecond").value(r.minPerSecond()).name("maxCommitsPerSecond").value(r.maxPerSecond());
+            end(json, r.failure());
+        }
+        json.endArray();
+        json.name("drain").beginArray();
+        for (DrainResult r : drain) {
             json.beginObject().name("contender").value(r.contender()).name("relays").value(r.relays())
                     .name("batchSize").value(r.batchSize()).name("events").value(r.events())
                     .name("fillSeconds").value(r.fillSeconds()).name("drainSeconds").value(r.drainSeconds())
                     .name("eventsPerSecond").value(r.eventsPerSecond()).name("delivered").value(r.delivered())
                     .name("duplicates").value(r.duplicates()).name("pendingAfter").value(r.pendingAfter())
-                    .name("batches").value(r.batches()).name("verified").value(r.verified())
-                    .name("failure").value(r.failure()).endObject();
+                    .name("batches").value(r.batches()).name("keyOrderViolations").value(r.keyOrder())
+                    .name("runs").value(r.runs()).name("minEventsPerSecond").value(r.minPerSecond())
+                    .name("maxEventsPerSecond").value(r.maxPerSecond());
+            end(json, r.failure());
         }
         json.endArray();
-        json.name("latency").beginArray();
-        for (LatencyResult r : latency) {
+        json.name("sustained").beginArray();
+        for (SustainedResult r : sustained) {
             json.beginObject().name("contender").value(r.contender()).name("relays").value(r.relays())
                     .name("targetRate").value(r.targetRate()).name("achievedRate").value(r.achievedRate())
                     .name("measuredEvents").value(r.measuredEvents()).name("p50Micros").value(r.p50Micros())
                     .name("p99Micros").value(r.p99Micros()).name("p999Micros").value(r.p999Micros())
                     .name("maxMicros").value(r.maxMicros()).name("deliveredBeforeCommitReturned").value(r.beforeCommit())
+                    .name("backlogMax").value(r.backlogMax()).name("backlogAtEnd").value(r.backlogAtEnd())
                     .name("duplicates").value(r.duplicates()).name("missing").value(r.missing())
-                    .name("verified").value(r.verified()).name("failure").value(r.failure()).endObject();
+                    .name("keyOrderViolations").value(r.keyOrder()).name("windows").beginArray();
+            for (SustainedResult.Window w : r.windows()) {
+                json.beginObject().name("startSeconds").value(w.startSeconds()).name("events").value(w.events())
+                        .name("p99Micros").value(w.p99Micros()).name("maxMicros").value(w.maxMicros())
+                        .name("backlogMax").value(w.backlogMax()).endObject();
+            }
+            json.endArray();
+            end(json, r.failure());
         }
         json.endArray();
         json.name("http").beginArray();
         for (HttpResult r : http) {
             json.beginObject().name("maxConcurrency").value(r.maxConcurrency()).name("batchSize").value(r.batchSize())
-                    .name("parallelBatches").value(r.parallelBatches()).name("events").value(r.events()).name("latencyMillis").value(r.latencyMillis())
-                    .name("elapsedSeconds").value(r.elapsedSeconds()).name("idealSeconds").value(r.idealSeconds())
-                    .name("ratioToIdeal").value(r.ratioToIdeal()).name("waveFloorSeconds").value(r.waveSeconds())
-                    .name("eventsPerSecond").value(r.eventsPerSecond()).name("peakInFlight").value(r.peakInFlight())
-                    .name("duplicates").value(r.duplicates()).name("verified").value(r.verified())
-                    .name("failure").value(r.failure()).endObject();
+                    .name("parallelBatches").value(r.parallelBatches()).name("events").value(r.events())
+                    .name("latencyMillis").value(r.latencyMillis()).name("elapsedSeconds").value(r.elapsedSeconds())
+                    .name("idealSeconds").value(r.idealSeconds()).name("ratioToIdeal").value(r.ratioToIdeal())
+                    .name("waveFloorSeconds").value(r.waveSeconds()).name("eventsPerSecond").value(r.eventsPerSecond())
+                    .name("peakInFlight").value(r.peakInFlight()).name("duplicates").value(r.duplicates());
+            end(json, r.failure());
         }
         json.endArray();
-        json.name("goals").beginObject();
-        ThroughputResult one = find(RelayContender.RINGBUS_1.label());
-        json.name("oneRelayEventsPerSecondMin").value(GOAL_EVENTS_PER_SECOND);
-        json.name("oneRelayEventsPerSecondMet");
-        if (one == null) {
-            json.nullValue();
-        } else {
-            json.value(one.eventsPerSecond() >= GOAL_EVENTS_PER_SECOND);
+        json.name("goals").beginArray();
+        for (OutboxGoals.Goal goal : goals) {
+            json.beginObject().name("goal").value(goal.name()).name("statement").value(goal.statement()).name("met");
+            if (goal.met() == null) {
+                json.nullValue();
+            } else {
+                json.value(goal.met());
+            }
+            json.name("figures").value(goal.figures()).endObject();
         }
-        json.name("oneRelayP99MillisMax").value(GOAL_P99_MILLIS);
-        LatencyResult lat = latency.stream().filter(r -> r.contender().equals(RelayContender.RINGBUS_1.label()))
-                .findFirst().orElse(null);
-        json.name("oneRelayP99Met");
-        if (lat == null) {
-            json.nullValue();
-        } else {
-            json.value(lat.p99Micros() / 1e3 <= GOAL_P99_MILLIS);
-        }
-        json.endObject();
+        json.endArray();
+    }
+
+    private static void end(JsonWriter json, String failure) {
+        json.name("verified").value(failure == null).name("failure").value(failure).endObject();
+    }
+
+    private static void section(StringBuilder out, String title) {
+        out.append(out.isEmpty() ? "" : "\n").append(title).append('\n');
+    }
+
+    private static String keyOrder(String contender, long violations) {
+        String seen = violations < 0 ? "-" : violations == 0 ? "kept" : num(violations) + " out of order";
+        return contender.equals(RelayContender.POLLER.label()) ? "not promised, " + seen : seen;
+    }
+
+    private static String result(String failure) {
+        return failure == null ? "ok" : "FAILED: " + failure;
+    }
+
+    private static String spread(int runs, double min, double max) {
+        return runs < 2 ? "-" : num(Math.round(min)) + "-" + num(Math.round(max));
+    }
+
+    private static String count(long value) {
+        return value < 0 ? "-" : num(value);
     }
 
     private static String num(long value) {

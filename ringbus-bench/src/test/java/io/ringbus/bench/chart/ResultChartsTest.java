@@ -46,14 +46,18 @@ class ResultChartsTest {
     }
 
     @Test
-    void outboxChartHasThroughputLatencyAndHttpPanels() throws Exception {
+    void outboxChartHasFloorRatiosLatencyWindowsAndHttpPanels() throws Exception {
         String outbox = """
                 {"scenario": "outbox", "cores": 2, "payloadBytes": 128, "keys": 1000, "ringbusBatchSize": 1000,
-                 "naiveIntervalMillis": 1000, "naiveBatchSize": 1000,
-                 "throughput": [{"contender": "ringbus relay x1", "eventsPerSecond": 50000.0, "verified": true, "failure": null},
-                                {"contender": "naive", "eventsPerSecond": 1000.0, "verified": false, "failure": "lost 3"}],
-                 "latency": [{"contender": "ringbus relay x1", "targetRate": 1000.0, "p50Micros": 2000, "p99Micros": 9000,
-                              "verified": true, "failure": null}],
+                 "pollerBatchSize": 1000, "producerThreads": 8, "sustainedWindowSeconds": 10,
+                 "floor": {"commitsPerSecond": 5000.0, "claimRowsPerSecond": 100000.0},
+                 "producers": [{"contender": "ringbus relay x1", "commitsPerSecond": 4000.0, "verified": true,
+                                "failure": null}],
+                 "drain": [{"contender": "ringbus relay x1", "eventsPerSecond": 50000.0, "verified": true, "failure": null},
+                           {"contender": "poller", "eventsPerSecond": 1000.0, "verified": false, "failure": "lost 3"}],
+                 "sustained": [{"contender": "ringbus relay x1", "targetRate": 4500.0, "p50Micros": 2000,
+                                "p99Micros": 9000, "verified": true, "failure": null,
+                                "windows": [{"startSeconds": 0, "p99Micros": 8000}, {"startSeconds": 10, "p99Micros": 9500}]}],
                  "http": [{"maxConcurrency": 300, "batchSize": 1000, "parallelBatches": 2, "events": 10000,
                            "latencyMillis": 50, "elapsedSeconds": 2.0, "idealSeconds": 1.6667, "ratioToIdeal": 1.2,
                            "verified": true, "failure": null}]}
@@ -62,8 +66,10 @@ class ResultChartsTest {
         Document svg = parse(ResultCharts.chart(JsonReader.parse(outbox)).render());
 
         assertThat(bars(svg)).extracting(b -> b.getAttribute("data-value"))
-                .containsExactly("50000.0", "2.0", "9.0", "2.0", "1.6667");
-        assertThat(texts(svg)).contains("no result", "concurrency 300, batch 1,000 x2", "p50", "p99", "elapsed", "ideal");
+                .containsExactly("5000.0", "4000.0", "100000.0", "50000.0", "2.0", "9.0", "8.0", "9.5", "2.0", "1.6667");
+        assertThat(texts(svg)).contains("no result", "plain INSERT floor = 1x", "claim+delete floor = 1x", "from 10 s",
+                "concurrency 300, batch 1,000 x2", "p50", "p99", "elapsed", "ideal")
+                .anyMatch(t -> t.contains("0.80x floor")).anyMatch(t -> t.contains("0.50x floor"));
     }
 
     @Test

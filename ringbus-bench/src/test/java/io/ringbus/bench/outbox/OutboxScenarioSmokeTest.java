@@ -1,6 +1,7 @@
 package io.ringbus.bench.outbox;
 
 import io.ringbus.bench.BenchMain;
+import io.ringbus.bench.JsonReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -11,46 +12,83 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Runs the outbox scenario at toy size against the machine's PostgreSQL (127.0.0.1:5432, database
  * {@code test}; {@code RINGBUS_TEST_PG_URL} overrides), so a runner that loses, double-counts or
- * leaves rows behind fails the build. No speed is asserted.
+ * leaves rows behind, or reorders a key's rows, fails the build. No speed is asserted.
  */
 class OutboxScenarioSmokeTest {
     private static final String PG_URL = System.getenv().getOrDefault("RINGBUS_TEST_PG_URL",
             "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
 
     @Test
-    void everyContenderDeliversEveryEventAndDropsItsSchemas(@TempDir Path dir) throws Exception {
+    void everyPartDeliversEveryEventInKeyOrderAndDropsItsSchemas(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("outbox.json");
         long schemasBefore = benchSchemas();
 
-        int exit = BenchMain.run("outbox", "--pg-url", PG_URL, "--backlog", "3000", "--naive-backlog", "1500",
-                "--warmup-backlog", "0", "--rate", "300", "--warmup", "0s", "--duration", "2s",
-                "--http-events", "400", "--http-latency", "10ms", "--http-cases", "20:100,100:400",
-                "--http-warmup-events", "0", "--timeout", "30s", "--json", json.toString());
+        int exit = BenchMain.run("outbox", "--pg-url", PG_URL, "--producers", "2", "--producer-warmup", "0s",
+                "--producer-duration", "1s", "--backlog", "3000", "--repeats", "1", "--warmup-backlog", "0", "--rate", "300",
+                "--warmup", "0s", "--duration", "2s", "--window", "1s", "--http-events", "400", "--http-latency", "10ms",
+                "--http-cases", "20:100,100:400", "--http-warmup-events", "0", "--timeout", "30s", "--json", json.toString());
 
         assertThat(exit).isZero();
-        String text = Files.readString(json, StandardCharsets.UTF_8);
-        for (RelayContender contender : RelayContender.values()) {
-            assertThat(text).contains("\"contender\": \"" + contender.label() + "\"");
+        Map<?, ?> doc = (Map<?, ?>) JsonReader.parse(Files.readString(json, StandardCharsets.UTF_8));
+        Map<?, ?> floor = (Map<?, ?>) doc.get("floor");
+        assertThat((Double) floor.get("commits")).isPositive();
+        assertThat(floor.get("claimRows")).isEqualTo(3000.0);
+        List<Map<?, ?>> producers = objects(doc, "producers");
+        assertThat(producers).extracting(r -> (Object) r.get("contender")).containsExactly(
+                ProducerScenario.APPENDS_ALONE, RelayContender.RINGBUS_1.label(), RelayContender.POLLER.label());
+        assertThat(producers).allSatisfy(r -> assertThat((Double) r.get("commits")).isPositive());
+        assertThat(producers.subList(1, 3)).allSatisfy(r -> assertThat(r.get("delivered")).isEqualTo(r.get("events")));
+        List<Map<?, ?>> drain = objects(doc, "drain");
+        assertThat(drain).extracting(r -> (Object) r.get("contender"))
+                .containsExactly(Arrays.stream(RelayContender.values()).map(RelayContender::label).toArray());
+        assertThat(drain).extracting(r -> (Object) r.get("delivered")).containsOnly(3000.0);
+        assertThat(drain).extracting(r -> (Object) r.get("pendingAfter")).containsOnly(0.0);
+        List<Map<?, ?>> sustained = objects(doc, "sustained");
+        assertThat(sustained).extracting(r -> (Object) r.get("measuredEvents")).containsExactly(600.0, 600.0);
+        assertThat(sustained).extracting(r -> (Object) r.get("missing")).containsOnly(0.0);
+        assertThat(sustained).allSatisfy(r -> assertThat((List<?>) r.get("windows")).hasSize(2));
+        // ringbus promises per-key order: a reordering would have failed its runs (verified false)
+        for (String part : List.of("producers", "drain", "sustained")) {
+            objects(doc, part).stream().filter(r -> !r.get("contender").equals(RelayContender.POLLER.label())
+                            && (Double) r.get("relays") > 0)
+                    .forEach(r -> assertThat(r.get("keyOrderViolations")).isEqualTo(0.0));
         }
-        assertThat(count(text, "\"verified\": true")).isEqualTo(3 + 3 + 2);
-        assertThat(text).doesNotContain("\"verified\": false");
-        assertThat(values(text, "delivered")).containsExactly(3000L, 3000L, 1500L);
-        assertThat(values(text, "pendingAfter")).containsOnly(0L);
-        assertThat(values(text, "measuredEvents")).containsOnly(600L);
-        assertThat(values(text, "missing")).containsOnly(0L);
-        assertThat(values(text, "peakInFlight")).allMatch(peak -> peak >= 1 && peak <= 101);
+        assertThat(objects(doc, "http")).extracting(r -> (Double) r.get("peakInFlight"))
+                .allMatch(peak -> peak >= 1 && peak <= 101);
+        for (String part : List.of("producers", "drain", "sustained", "http")) {
+            assertThat(objects(doc, part)).extracting(r -> (Object) r.get("verified")).containsOnly(true);
+        }
+        assertThat(objects(doc, "goals")).extracting(g -> (Object) g.get("goal")).containsExactly("1", "2", "3a", "3b", "4");
         assertThat(benchSchemas()).isEqualTo(schemasBefore);
-        // one throughput bar per contender, p50 and p99 per contender, elapsed and ideal per HTTP case
+        // producers: floor + 3; drain: floor + 4; sustained p50/p99 x 2 and 2 windows x 2; http 2 x 2
         assertThat(count(Files.readString(dir.resolve("outbox.svg"), StandardCharsets.UTF_8), "class=\"bar\""))
-                .isEqualTo(3 + 2 * 3 + 2 * 2);
+                .isEqualTo(4 + 5 + 4 + 4 + 4);
+    }
+
+    @Test
+    void keyOrderCheckFindsARowDeliveredAfterALaterRowOfItsKey() {
+        int a = 0;
+        int b = 1;
+        while (EventPayload.keyIndex(b) != EventPayload.keyIndex(a)) {
+            b++;
+        }
+        DeliveryLog log = new DeliveryLog(b + 1);
+        log.appended(a, 10);
+        log.appended(b, 20);
+        log.delivered(b, 1);
+        log.delivered(a, 2);
+
+        assertThat(log.keyOrderViolations()).isEqualTo(1);
     }
 
     @Test
@@ -91,13 +129,12 @@ class OutboxScenarioSmokeTest {
         }
     }
 
-    private static java.util.List<Long> values(String json, String name) {
-        java.util.List<Long> values = new java.util.ArrayList<>();
-        Matcher m = Pattern.compile("\"" + name + "\": (\\d+)").matcher(json);
-        while (m.find()) {
-            values.add(Long.parseLong(m.group(1)));
+    private static List<Map<?, ?>> objects(Map<?, ?> doc, String member) {
+        List<Map<?, ?>> list = new ArrayList<>();
+        for (Object o : (List<?>) doc.get(member)) {
+            list.add((Map<?, ?>) o);
         }
-        return values;
+        return list;
     }
 
     private static int count(String text, String needle) {
