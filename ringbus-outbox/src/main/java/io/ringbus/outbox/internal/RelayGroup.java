@@ -21,6 +21,8 @@ public final class RelayGroup {
     private final PgListener listener;
     private final Wakeups wakeups;
     private final Runnable wakeUp = this::wakeUp;
+    /** Appends in this JVM: polling loops look at the busy pace for a while (the commit follows). */
+    private final Runnable appended = this::appended;
     private final RelayMeters meters;
 
     /**
@@ -64,12 +66,20 @@ public final class RelayGroup {
         if (listener != null) {
             listener.register(wakeUp, this::busy);
         }
-        wakeups.register(wakeUp);
+        wakeups.register(appended);
     }
 
     /** @return the relay's name */
     public String name() {
         return settings.name();
+    }
+
+    private void appended() {
+        for (RelayWorker loop : loops) {
+            if (loop instanceof RelayLoop polling) {
+                polling.appended();
+            }
+        }
     }
 
     /** Wakes every idle loop. */
@@ -141,7 +151,7 @@ public final class RelayGroup {
      * @return whether all stopped in time
      */
     public boolean close(long timeoutMillis) {
-        wakeups.unregister(wakeUp);
+        wakeups.unregister(appended);
         loops.forEach(RelayWorker::stop);
         if (listener != null) {
             listener.unregister(wakeUp);

@@ -94,12 +94,16 @@ public final class RelayLoop implements Runnable, RelayWorker {
     }
 
     /**
-     * Wakes the loop if it waits for work, and has it look at the busy pace for a while: the hint
-     * may come before the rows' commit (an append in this JVM).
+     * An append in this JVM: wakes the loop and has it look at the busy pace for a while, since
+     * the hint comes before the rows' commit.
      */
+    public void appended() {
+        lastRowsNanos = System.nanoTime();
+        wakeUp();
+    }
+
     @Override
     public void wakeUp() {
-        lastRowsNanos = System.nanoTime();
         if (wakeups.availablePermits() == 0) {
             wakeups.release();
         }
