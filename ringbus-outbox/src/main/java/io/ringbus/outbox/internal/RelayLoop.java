@@ -410,13 +410,19 @@ public final class RelayLoop implements Runnable, RelayWorker {
     }
 
     private String describe(Throwable cause, int failures) {
+        return describe(cause, failures, settings.deliveryTimeoutMillis());
+    }
+
+    /** @return the dead letter's or retry's error text for a failed attempt; shared with the WAL relay */
+    static String describe(Throwable cause, int failures, long deliveryTimeoutMillis) {
         String what = cause instanceof TimeoutException
-                ? "delivery timed out after " + settings.deliveryTimeoutMillis() + " ms"
+                ? "delivery timed out after " + deliveryTimeoutMillis + " ms"
                 : cause.getClass().getSimpleName() + ": " + cause.getMessage();
         return "attempt " + failures + ": " + what;
     }
 
-    private static Throwable unwrap(Throwable failure) {
+    /** @return the failure inside the futures' wrappers; shared with the WAL relay */
+    static Throwable unwrap(Throwable failure) {
         Throwable cause = failure;
         while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
             cause = cause.getCause();

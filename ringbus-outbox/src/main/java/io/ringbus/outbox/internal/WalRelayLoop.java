@@ -21,11 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -525,15 +523,9 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
                 outcomes[index] = Outcome.DELIVERED;
                 return true;
             }
-            Throwable cause = failure;
-            while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
-                cause = cause.getCause();
-            }
+            Throwable cause = RelayLoop.unwrap(failure);
             int failures = event.attempts() + 1;
-            String what = cause instanceof TimeoutException
-                    ? "delivery timed out after " + settings.deliveryTimeoutMillis() + " ms"
-                    : cause.getClass().getSimpleName() + ": " + cause.getMessage();
-            String error = "attempt " + failures + ": " + what;
+            String error = RelayLoop.describe(cause, failures, settings.deliveryTimeoutMillis());
             if (cause instanceof PermanentDeliveryException || failures >= settings.retryPolicy().maxAttempts()) {
                 channel.recordDead();
                 outcomes[index] = new Outcome(-1, error);
