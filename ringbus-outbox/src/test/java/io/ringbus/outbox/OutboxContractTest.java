@@ -226,7 +226,8 @@ abstract class OutboxContractTest {
     void sinkDownKeepsTheBacklogInTheDatabase() throws Exception {
         RecordingSink sink = new RecordingSink(4);
         sink.answer(e -> CompletableFuture.failedFuture(new IllegalStateException("down")));
-        Relay relay = start(outbox.relay().deleteDelivered(false).sink(sink).batchSize(20).countInterval(Duration.ofMillis(20))
+        Relay relay = start(outbox.relay().deleteDelivered(false).sink(sink).batchSize(20).parallelBatches(1)
+                .countInterval(Duration.ofMillis(20))
                 .retryPolicy(new RetryPolicy(100, Duration.ofMillis(200), Duration.ofSeconds(1), 0.5)));
         try (Connection c = outbox.dataSource().getConnection()) {
             c.setAutoCommit(false);

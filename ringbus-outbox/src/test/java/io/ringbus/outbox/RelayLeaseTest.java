@@ -1,8 +1,13 @@
 package io.ringbus.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ringbus.core.Headers;
+import io.ringbus.outbox.internal.ClaimedRow;
+import io.ringbus.outbox.internal.Dialect;
+import io.ringbus.outbox.internal.OutboxSql;
+import io.ringbus.outbox.internal.OutboxStatements;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -19,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -142,6 +148,49 @@ class RelayLeaseTest {
         }
     }
 
+    @Test
+    void anEmptyPollLocksNothingAndRowsInFlightFenceTheirBucketAgainstATakeOver() throws Exception {
+        OutboxStatements statements = new OutboxStatements(
+                new OutboxSql(Dialect.POSTGRESQL, schema + ".ringbus_outbox", "unused"));
+        int[] buckets = IntStream.range(0, OutboxSql.BUCKETS).toArray();
+        int[] limits = IntStream.range(0, OutboxSql.BUCKETS).map(b -> 10).toArray();
+        try (Connection c = outbox.dataSource().getConnection(); Connection other = outbox.dataSource().getConnection()) {
+            c.setAutoCommit(false);
+            assertThat(statements.leaseRound(c, "a@test", 60_000, 1)).hasSize(OutboxSql.BUCKETS);
+            c.commit();
+
+            assertThat(statements.claimLeased(c, "a@test", buckets, limits, "t-")).isEmpty();
+            assertThat(transactionId(c)).as("an empty poll took no lock: no transaction id, no WAL, no flush")
+                    .isNull();
+            c.commit();
+
+            outbox.publish("orders.created", "k", bytes("x"), Headers.EMPTY);
+            List<ClaimedRow> rows = statements.claimLeased(c, "a@test", buckets, limits, "t-");
+            assertThat(rows).hasSize(1);
+            int bucket = rows.get(0).bucket();
+            try (Statement s = other.createStatement()) {
+                s.execute("SET lock_timeout = '300ms'");
+                assertThatThrownBy(() -> s.executeUpdate("UPDATE " + schema + ".ringbus_outbox_bucket SET owner = 'b@test'"
+                        + " WHERE bucket = " + bucket))
+                        .as("the bucket of rows in flight cannot be taken over").isInstanceOf(SQLException.class)
+                        .hasMessageContaining("lock timeout");
+                s.executeUpdate("UPDATE " + schema + ".ringbus_outbox_bucket SET owner = 'b@test' WHERE bucket <> "
+                        + bucket);
+            }
+            c.commit();
+            assertThat(statements.claimLeased(c, "b@test", buckets, limits, "t-"))
+                    .as("a loop claiming buckets it does not hold gets none of their rows").isEmpty();
+            c.rollback();
+        }
+    }
+
+    private static Object transactionId(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_current_xact_id_if_assigned()")) {
+            rs.next();
+            return rs.getObject(1);
+        }
+    }
+
     private Map<String, Integer> owners() {
         Map<String, Integer> owners = new HashMap<>();
         try (Connection c = outbox.dataSource().getConnection(); Statement s = c.createStatement();
@@ -149,7 +198,8 @@ class RelayLeaseTest {
                      + " WHERE owner IS NOT NULL AND expires_at > clock_timestamp() GROUP BY owner")) {
             while (rs.next()) {
                 String owner = rs.getString(1);
-                owners.put(owner.substring(0, owner.indexOf('@')), rs.getInt(2));
+                // member = relay name, "-" loop index (a relay has 2 loops by default), "@" process
+                owners.merge(owner.replaceFirst("(-\\d+)?@.*", ""), rs.getInt(2), Integer::sum);
             }
         } catch (SQLException e) {
             throw new AssertionError(e);

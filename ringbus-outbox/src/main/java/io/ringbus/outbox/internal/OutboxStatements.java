@@ -152,9 +152,9 @@ public final class OutboxStatements {
 
     /**
      * PostgreSQL: claims due pending rows of the buckets {@code member} holds a valid lease on, up
-     * to {@code limits[i]} of bucket {@code buckets[i]}, each bucket's in id order; the buckets stay
-     * share-locked until the caller's transaction ends, so no other member can take them over
-     * while the rows are in flight.
+     * to {@code limits[i]} of bucket {@code buckets[i]}, each bucket's in id order; the buckets that
+     * gave rows stay share-locked until the caller's transaction ends, so no other member can take
+     * them over while the rows are in flight (an empty claim locks nothing and writes nothing).
      *
      * @param buckets the buckets to read (those the member believes it holds)
      * @param limits  the most rows to read from each
@@ -165,10 +165,14 @@ public final class OutboxStatements {
         try (PreparedStatement select = c.prepareStatement(sql.claimLeased)) {
             Array bucketArray = c.createArrayOf("smallint", boxShorts(buckets));
             Array limitArray = c.createArrayOf("integer", boxInts(limits));
-            select.setString(1, member);
-            select.setArray(2, bucketArray);
-            select.setArray(3, limitArray);
-            try (ResultSet rs = select.executeQuery()) {
+            select.setArray(1, bucketArray);
+            select.setArray(2, limitArray);
+            select.setString(3, member);
+            select.execute(); // SET LOCAL, then the query: one round trip
+            if (!select.getMoreResults()) {
+                throw new SQLException("the claim returned no result set");
+            }
+            try (ResultSet rs = select.getResultSet()) {
                 while (rs.next()) {
                     rows.add(claimed(rs, eventIdPrefix, rs.getInt(9)));
                 }
@@ -192,22 +196,16 @@ public final class OutboxStatements {
      * fair share ({@code ceil(BUCKETS / live members)}) or takes free and expired buckets up to it.
      *
      * @param leaseMillis how long a lease and a heartbeat stay valid
+     * @param minMembers  members known to exist even before their first heartbeat (the loops of the
+     *                    caller's relay), so that a relay's loops split the buckets from the start
      * @return the buckets the member holds now, ascending
      */
-    public int[] leaseRound(Connection c, String member, long leaseMillis) throws SQLException {
+    public int[] leaseRound(Connection c, String member, long leaseMillis, int minMembers) throws SQLException {
         try (PreparedStatement heartbeat = c.prepareStatement(sql.heartbeat)) {
             heartbeat.setString(1, member);
             heartbeat.executeUpdate();
         }
-        int live;
-        try (PreparedStatement count = c.prepareStatement(sql.liveMembers)) {
-            count.setLong(1, leaseMillis);
-            try (ResultSet rs = count.executeQuery()) {
-                rs.next();
-                live = Math.max(1, rs.getInt(1));
-            }
-        }
-        int fair = (OutboxSql.BUCKETS + live - 1) / live;
+        int fair = fairShare(Math.max(minMembers, liveMembers(c, leaseMillis)));
         TreeSet<Integer> held = new TreeSet<>();
         try (PreparedStatement renew = c.prepareStatement(sql.renewBuckets)) {
             renew.setLong(1, leaseMillis);
@@ -239,6 +237,46 @@ public final class OutboxStatements {
             forget.executeUpdate();
         }
         return held.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /**
+     * PostgreSQL: members that heartbeat within the lease time; a read, no write.
+     *
+     * @param leaseMillis how long a heartbeat stays valid
+     * @return live members, at least 1
+     */
+    public int liveMembers(Connection c, long leaseMillis) throws SQLException {
+        try (PreparedStatement count = c.prepareStatement(sql.liveMembers)) {
+            count.setLong(1, leaseMillis);
+            try (ResultSet rs = count.executeQuery()) {
+                rs.next();
+                return Math.max(1, rs.getInt(1));
+            }
+        }
+    }
+
+    /**
+     * PostgreSQL: what a member checks between lease rounds; a read, no write.
+     *
+     * @param leaseMillis how long a heartbeat stays valid
+     * @return {live members (at least 1), buckets free or expired}
+     */
+    public int[] balanceCheck(Connection c, long leaseMillis) throws SQLException {
+        try (PreparedStatement check = c.prepareStatement(sql.balanceCheck)) {
+            check.setLong(1, leaseMillis);
+            try (ResultSet rs = check.executeQuery()) {
+                rs.next();
+                return new int[] {Math.max(1, rs.getInt(1)), rs.getInt(2)};
+            }
+        }
+    }
+
+    /**
+     * @param members live members
+     * @return the buckets each may hold: {@code ceil(BUCKETS / members)}
+     */
+    public static int fairShare(int members) {
+        return (OutboxSql.BUCKETS + members - 1) / members;
     }
 
     /** PostgreSQL: gives back every bucket {@code member} holds and forgets it (a clean stop). */

@@ -33,6 +33,7 @@ public final class RelayLoop implements Runnable, RelayWorker {
     private static final Logger LOG = LoggerFactory.getLogger(RelayLoop.class);
     private static final int SWEEP_CHUNK = 10_000;
     private static final long BLOCKED_WAIT_MILLIS = 20;
+    private static final long BALANCE_CHECK_MILLIS = 250;
     /** How long a loop keeps polling at the busy pace after its last claim that found rows. */
     private static final long BUSY_LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final CompletableFuture<Boolean> NOT_DELIVERED = CompletableFuture.completedFuture(false);
@@ -63,6 +64,7 @@ public final class RelayLoop implements Runnable, RelayWorker {
     /** PostgreSQL: rows each bucket gave at its last claim, which weights its share of the next. */
     private final int[] lastCounts = new int[OutboxSql.BUCKETS];
     private long nextLeaseNanos;
+    private long nextBalanceCheckNanos;
     private int rotation;
 
     /**
@@ -160,14 +162,35 @@ public final class RelayLoop implements Runnable, RelayWorker {
         held = new int[0];
     }
 
-    /** PostgreSQL: a lease round when due (renew, rebalance), committed on its own. */
+    /**
+     * PostgreSQL: a lease round when due (renew, rebalance), committed on its own. Between rounds,
+     * a read of the live members every {@value #BALANCE_CHECK_MILLIS} ms brings the round forward
+     * when this loop holds more or fewer buckets than its fair share, so a member that joins or
+     * leaves is balanced within a fraction of a second rather than a third of the lease.
+     */
     private void leaseIfDue(Connection connection) throws SQLException {
         long now = System.nanoTime();
-        if (!statements.leased() || now - nextLeaseNanos < 0) {
+        if (!statements.leased()) {
             return;
         }
+        if (now - nextLeaseNanos < 0) {
+            if (now - nextBalanceCheckNanos < 0) {
+                return;
+            }
+            nextBalanceCheckNanos = now + TimeUnit.MILLISECONDS.toNanos(BALANCE_CHECK_MILLIS);
+            int[] check = statements.balanceCheck(connection, settings.leaseMillis());
+            connection.commit();
+            int fair = OutboxStatements.fairShare(Math.max(settings.parallelBatches(), check[0]));
+            // Over the share: give back now. Under it: only when there is a free bucket to take
+            // (shares are rounded up, so some members stay under for good).
+            boolean over = held.length > fair;
+            boolean canTake = held.length < fair && check[1] > 0;
+            if (!over && !canTake) {
+                return;
+            }
+        }
         try {
-            held = statements.leaseRound(connection, member, settings.leaseMillis());
+            held = statements.leaseRound(connection, member, settings.leaseMillis(), settings.parallelBatches());
             connection.commit();
         } catch (SQLException | RuntimeException e) {
             rollbackQuietly(connection);
