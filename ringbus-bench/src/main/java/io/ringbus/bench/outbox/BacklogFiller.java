@@ -1,8 +1,6 @@
 package io.ringbus.bench.outbox;
 
-import java.sql.Connection;
 import java.sql.SQLException;
-import javax.sql.DataSource;
 
 /**
  * Writes a backlog before any relay runs, in transactions of {@value #ROWS_PER_TRANSACTION} rows
@@ -22,36 +20,36 @@ final class BacklogFiller {
     /**
      * Writes events {@code 0 .. log.events() - 1}.
      *
-     * @param dataSource where to write
-     * @param writer     what writes a row
+     * @param appender   what commits the rows
      * @param log        where the row ids go
      * @param keyed      whether rows get one of {@link EventPayload#KEYS} keys, or none
      * @return how long the fill took, in nanoseconds
      * @throws SQLException when an append or commit fails
      */
-    static long fill(DataSource dataSource, RowWriter writer, DeliveryLog log, boolean keyed) throws SQLException {
+    static long fill(Appender appender, DeliveryLog log, boolean keyed) throws SQLException {
         long start = System.nanoTime();
-        Parallel.run(THREADS, "filling the backlog", part -> fillPart(dataSource, writer, log, keyed, part));
+        Parallel.run(THREADS, "filling the backlog", part -> fillPart(appender, log, keyed, part));
         return System.nanoTime() - start;
     }
 
-    private static void fillPart(DataSource dataSource, RowWriter writer, DeliveryLog log, boolean keyed, int part)
-            throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
+    private static void fillPart(Appender appender, DeliveryLog log, boolean keyed, int part) throws SQLException {
+        int[] sequences = new int[ROWS_PER_TRANSACTION];
+        try (Appender.Session session = appender.open()) {
             int inTransaction = 0;
             for (int seq = 0; seq < log.events(); seq++) {
                 int owner = keyed ? EventPayload.keyIndex(seq) % THREADS : seq % THREADS;
                 if (owner != part) {
                     continue;
                 }
-                log.appended(seq, writer.write(c, seq, keyed));
-                if (++inTransaction == ROWS_PER_TRANSACTION) {
-                    c.commit();
+                sequences[inTransaction++] = seq;
+                if (inTransaction == ROWS_PER_TRANSACTION) {
+                    session.commit(sequences, inTransaction, keyed, log);
                     inTransaction = 0;
                 }
             }
-            c.commit();
+            if (inTransaction > 0) {
+                session.commit(sequences, inTransaction, keyed, log);
+            }
         }
     }
 }

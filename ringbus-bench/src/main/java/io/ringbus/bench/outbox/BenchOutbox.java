@@ -12,7 +12,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * An {@link Outbox} in a PostgreSQL schema of its own, with a {@link PlainEventTable} beside it,
+ * An {@link Outbox} in a PostgreSQL schema of its own, with a {@link PlainEventTable} beside it
+ * and, when a run asks for one, a peer library's tables ({@link #gruelbox()}, {@link #namastack()}),
  * created for one run and dropped with everything in it on {@link #close()}, so runs never see
  * each other's rows, leases or locks.
  */
@@ -26,6 +27,8 @@ final class BenchOutbox implements AutoCloseable {
     private final String schema;
     private final Outbox outbox;
     private final PlainEventTable plain;
+    private GruelboxPeer gruelbox;
+    private NamastackPeer namastack;
 
     private BenchOutbox(String pgUrl, String schema, Outbox outbox, PlainEventTable plain) {
         this.pgUrl = pgUrl;
@@ -64,9 +67,30 @@ final class BenchOutbox implements AutoCloseable {
         return plain;
     }
 
+    /** @return the gruelbox peer on this schema, created (tables migrated) on the first call; one thread only */
+    GruelboxPeer gruelbox() {
+        if (gruelbox == null) {
+            gruelbox = new GruelboxPeer(pgUrl, schema);
+        }
+        return gruelbox;
+    }
+
+    /** @return the namastack peer on this schema, started (tables created) on the first call; one thread only */
+    NamastackPeer namastack() {
+        if (namastack == null) {
+            namastack = new NamastackPeer(pgUrl, schema);
+        }
+        return namastack;
+    }
+
     /** @return the qualified events table, {@code schema.ringbus_outbox} */
     String table() {
         return schema + "." + TABLE;
+    }
+
+    /** @return the replication slot of a WAL relay on this outbox (dropped with the schema) */
+    String walSlot() {
+        return schema + "_wal";
     }
 
     /** @return the schema's name */
@@ -118,12 +142,23 @@ final class BenchOutbox implements AutoCloseable {
         return out.toString();
     }
 
-    /** Closes the pool and drops the schema. */
+    /** Closes the peers and the pool, and drops the schema. */
     @Override
     public void close() throws SQLException {
+        if (gruelbox != null) {
+            gruelbox.close();
+        }
+        if (namastack != null) {
+            namastack.close();
+        }
         outbox.close();
         try (Connection c = DriverManager.getConnection(pgUrl); Statement s = c.createStatement()) {
             s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+            // A WAL relay's slot keeps the WAL from its position for as long as it exists.
+            s.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '"
+                    + walSlot() + "' AND NOT active");
+            s.execute("DROP PUBLICATION IF EXISTS " + io.ringbus.outbox.internal.WalRelayLoop.publicationName(schema,
+                    TABLE));
         }
     }
 }

@@ -49,7 +49,9 @@ final class DrainScenario {
     DrainResult run(RelayContender contender, int events) throws SQLException, InterruptedException {
         DeliveryLog deliveries = new DeliveryLog(events);
         try (BenchOutbox db = BenchOutbox.create(pgUrl)) {
-            long fillNanos = BacklogFiller.fill(db.outbox().dataSource(), contender.writer(db), deliveries, true);
+            contender.prepare(db);
+            long fillNanos = BacklogFiller.fill(contender.appender(db), deliveries, true);
+            contender.awaitBacklogDue(db);
             String failure = null;
             long start;
             long batches;
@@ -87,7 +89,7 @@ final class DrainScenario {
      */
     DrainResult floor(int events) throws SQLException {
         try (BenchOutbox db = BenchOutbox.create(pgUrl)) {
-            long fillNanos = BacklogFiller.fill(db.outbox().dataSource(), db.plain(), new DeliveryLog(events), true);
+            long fillNanos = BacklogFiller.fill(Appender.jdbc(db.outbox().dataSource(), db.plain()), new DeliveryLog(events), true);
             long deleted = 0;
             long batches = 0;
             long start = System.nanoTime();

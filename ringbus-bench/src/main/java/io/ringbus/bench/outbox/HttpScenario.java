@@ -63,7 +63,7 @@ final class HttpScenario {
         try (BenchOutbox db = BenchOutbox.create(pgUrl);
              SlowHttpEndpoint endpoint = new SlowHttpEndpoint(latency, answered);
              OutboxSink sink = httpSink(endpoint.uri(), maxConcurrency)) {
-            BacklogFiller.fill(db.outbox().dataSource(), RowWriter.outbox(db.outbox()), answered, false);
+            BacklogFiller.fill(Appender.jdbc(db.outbox().dataSource(), RowWriter.outbox(db.outbox())), answered, false);
             start = System.nanoTime();
             try (Relay relay = db.outbox().relay().name("bench-http").sink(sink).batchSize(batchSize)
                     .parallelBatches(parallel).start()) {

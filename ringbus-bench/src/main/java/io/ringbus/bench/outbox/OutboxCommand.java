@@ -55,8 +55,8 @@ public final class OutboxCommand implements Callable<Integer> {
     @Option(names = "--pg-url", description = "PostgreSQL JDBC URL with the user (default: ${DEFAULT-VALUE})")
     String pgUrl = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
 
-    @Option(names = "--contenders", split = ",", description = "subset of RINGBUS_1, RINGBUS_2, RINGBUS_4, POLLER, in"
-            + " run order; producers and sustained run the one-relay ones (default: all)")
+    @Option(names = "--contenders", split = ",", description = "subset of RINGBUS_1, RINGBUS_2, RINGBUS_4, RINGBUS_WAL, POLLER, GRUELBOX,"
+            + " NAMASTACK, in run order; producers and sustained run the one-relay ones (default: all)")
     List<RelayContender> contenders = new ArrayList<>(List.of(RelayContender.values()));
 
     @Option(names = "--producers", description = "producer connections of the commit floor, producers and sustained"
@@ -135,15 +135,29 @@ public final class OutboxCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
-        // HikariCP logs every pool start and stop at INFO; a run opens a pool per schema.
-        if (System.getProperty("org.slf4j.simpleLogger.log.com.zaxxer.hikari") == null) {
-            System.setProperty("org.slf4j.simpleLogger.log.com.zaxxer.hikari", "warn");
+        // HikariCP logs every pool start and stop at INFO; a run opens a pool per schema. The peers
+        // log each event (gruelbox) and each context start (Spring, namastack) at INFO.
+        // Hibernate Validator (gruelbox's) logs its version through jboss-logging: route that to slf4j too.
+        if (System.getProperty("org.jboss.logging.provider") == null) {
+            System.setProperty("org.jboss.logging.provider", "slf4j");
+        }
+        for (String logger : List.of("org.hibernate.validator", "com.zaxxer.hikari", "com.gruelbox.transactionoutbox", "io.namastack",
+                "org.springframework")) {
+            if (System.getProperty("org.slf4j.simpleLogger.log." + logger) == null) {
+                System.setProperty("org.slf4j.simpleLogger.log." + logger, "warn");
+            }
         }
         PrintStream out = System.out;
         JvmDescription jvm = JvmDescription.current();
         out.println(jvm.headline());
         out.printf(Locale.ROOT, "outbox scenario: PostgreSQL %s, a fresh schema per run; contenders %s%n",
                 pgUrl.replaceAll("\\?.*", ""), contenders.stream().map(RelayContender::label).toList());
+        if (contenders.contains(RelayContender.GRUELBOX)) {
+            out.println("  " + GruelboxPeer.settings());
+        }
+        if (contenders.contains(RelayContender.NAMASTACK)) {
+            out.println("  " + NamastackPeer.settings());
+        }
         List<RelayContender> oneRelay = contenders.stream().filter(c -> c.relays() == 1).toList();
         ProducerResult commitFloor = null;
         DrainResult claimFloor = null;
@@ -236,6 +250,23 @@ public final class OutboxCommand implements Callable<Integer> {
             writer.name("ringbusBatchSize").value(batchSize);
             writer.name("pollerBatchSize").value(RelayContender.POLLER_BATCH);
             writer.name("pollerIdleMillis").value(SkipLockedPoller.IDLE_MILLIS);
+            writer.name("gruelbox").beginObject();
+            writer.name("version").value("4.2.268");
+            writer.name("workerThreads").value(GruelboxPeer.WORKERS);
+            writer.name("flushBatchSize").value(GruelboxPeer.FLUSH_BATCH);
+            writer.name("flushIdleMillis").value(GruelboxPeer.FLUSH_IDLE_MILLIS);
+            writer.name("attemptFrequencySeconds").value(GruelboxPeer.ATTEMPT_FREQUENCY.toSeconds());
+            writer.name("keyOrderPromised").value(RelayContender.GRUELBOX.keepsKeyOrder());
+            writer.endObject();
+            writer.name("namastack").beginObject();
+            writer.name("version").value("1.6.0");
+            writer.name("springBoot").value("4.0.6");
+            writer.name("pollIntervalMillis").value(NamastackPeer.POLL_INTERVAL_MILLIS);
+            writer.name("batchKeys").value(NamastackPeer.BATCH_KEYS);
+            writer.name("executorCoreThreads").value(NamastackPeer.CORE_THREADS);
+            writer.name("executorMaxThreads").value(NamastackPeer.MAX_THREADS);
+            writer.name("keyOrderPromised").value(RelayContender.NAMASTACK.keepsKeyOrder());
+            writer.endObject();
             writer.name("producerThreads").value(producers);
             writer.name("repeats").value(repeats);
             writer.name("producerWarmupSeconds").value(producerWarmup.toNanos() / 1e9);

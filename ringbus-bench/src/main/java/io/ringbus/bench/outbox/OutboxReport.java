@@ -129,7 +129,7 @@ final class OutboxReport {
                         fixed(r.drainSeconds(), 2), num(Math.round(r.eventsPerSecond())),
                         spread(r.runs(), r.minPerSecond(), r.maxPerSecond()),
                         claimFloor == null ? "-" : fixed(r.eventsPerSecond() / claimFloor.eventsPerSecond(), 2),
-                        num(r.batches()), num(r.duplicates()), keyOrder(r.contender(), r.keyOrder()),
+                        count(r.batches()), num(r.duplicates()), keyOrder(r.contender(), r.keyOrder()),
                         num(r.pendingAfter()), result(r.failure()));
             }
             out.append(table.render());
@@ -292,7 +292,7 @@ final class OutboxReport {
 
     private static String keyOrder(String contender, long violations) {
         String seen = violations < 0 ? "-" : violations == 0 ? "kept" : num(violations) + " out of order";
-        return contender.equals(RelayContender.POLLER.label()) ? "not promised, " + seen : seen;
+        return RelayContender.keepsKeyOrder(contender) ? seen : "not promised, " + seen;
     }
 
     private static String result(String failure) {

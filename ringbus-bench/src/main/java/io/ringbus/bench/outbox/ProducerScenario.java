@@ -68,7 +68,7 @@ final class ProducerScenario {
     private ProducerResult withoutRelay(String label, Function<BenchOutbox, RowWriter> writer) throws SQLException {
         DeliveryLog commits = newLog();
         try (BenchOutbox db = BenchOutbox.create(pgUrl)) {
-            Producers.Produced produced = Producers.flatOut(db.outbox().dataSource(), writer.apply(db), commits, threads,
+            Producers.Produced produced = Producers.flatOut(Appender.jdbc(db.outbox().dataSource(), writer.apply(db)), commits, threads,
                     warmup.plus(duration));
             long measured = measured(commits, produced);
             double rate = measured / (duration.toNanos() / 1e9);
@@ -93,7 +93,7 @@ final class ProducerScenario {
              RelayContender.Running running = contender.start(db, broker.sink(), batchSize)) {
             BacklogSampler sampler = new BacklogSampler(deliveries);
             try {
-                produced = Producers.flatOut(db.outbox().dataSource(), contender.writer(db), deliveries, threads,
+                produced = Producers.flatOut(contender.appender(db), deliveries, threads,
                         warmup.plus(duration));
                 backlogAtEnd = deliveries.backlog();
             } finally {

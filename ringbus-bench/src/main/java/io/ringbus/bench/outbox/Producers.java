@@ -1,15 +1,13 @@
 package io.ringbus.bench.outbox;
 
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import javax.sql.DataSource;
 
 /**
  * Producers as an application has them: {@code threads} connections, each committing one keyed
- * row per transaction. Either flat out until a deadline, or paced: event {@code n} is due at
+ * row per transaction through the contender's {@link Appender}. Either flat out until a deadline, or paced: event {@code n} is due at
  * {@code start + n x interval} on a shared schedule (no drift from sleeping), taken by whichever
  * connection is free, so one slow commit does not hold the schedule back. Records each row id
  * and commit instant in the {@link DeliveryLog}.
@@ -30,47 +28,45 @@ final class Producers {
     /**
      * Commits as fast as the connections go, until {@code runFor} has passed or the log is full.
      *
-     * @param dataSource where to write
-     * @param writer     what writes a row
+     * @param appender   what commits a row
      * @param log        where ids and commit instants go; its size bounds the run
      * @param threads    connections
      * @param runFor     how long
      * @return what was appended
      * @throws SQLException when an append or commit fails
      */
-    static Produced flatOut(DataSource dataSource, RowWriter writer, DeliveryLog log, int threads, Duration runFor)
+    static Produced flatOut(Appender appender, DeliveryLog log, int threads, Duration runFor)
             throws SQLException {
-        return run(dataSource, writer, log, threads, 0, runFor.toNanos());
+        return run(appender, log, threads, 0, runFor.toNanos());
     }
 
     /**
      * Commits every event of the log on the shared schedule.
      *
-     * @param dataSource   where to write
-     * @param writer       what writes a row
+     * @param appender     what commits a row
      * @param log          where ids and commit instants go; its size is the number of events
      * @param threads      connections
      * @param eventsPerSec the rate
      * @return what was appended
      * @throws SQLException when an append or commit fails
      */
-    static Produced paced(DataSource dataSource, RowWriter writer, DeliveryLog log, int threads, double eventsPerSec)
+    static Produced paced(Appender appender, DeliveryLog log, int threads, double eventsPerSec)
             throws SQLException {
-        return run(dataSource, writer, log, threads, Math.max(1, Math.round(1e9 / eventsPerSec)), -1);
+        return run(appender, log, threads, Math.max(1, Math.round(1e9 / eventsPerSec)), -1);
     }
 
-    private static Produced run(DataSource dataSource, RowWriter writer, DeliveryLog log, int threads, long interval,
+    private static Produced run(Appender appender, DeliveryLog log, int threads, long interval,
                                 long runForNanos) throws SQLException {
         AtomicInteger next = new AtomicInteger();
         long start = System.nanoTime() + 5_000_000;
-        Parallel.run(threads, "producing", t -> produce(dataSource, writer, log, next, start, interval, runForNanos));
+        Parallel.run(threads, "producing", t -> produce(appender, log, next, start, interval, runForNanos));
         return new Produced(start, Math.min(next.get(), log.events()));
     }
 
-    private static void produce(DataSource dataSource, RowWriter writer, DeliveryLog log, AtomicInteger next,
-                                long start, long interval, long runForNanos) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
+    private static void produce(Appender appender, DeliveryLog log, AtomicInteger next, long start, long interval,
+                                long runForNanos) throws SQLException {
+        int[] one = new int[1];
+        try (Appender.Session session = appender.open()) {
             int events = log.events();
             for (long now = System.nanoTime(); runForNanos < 0 || now - start < runForNanos; now = System.nanoTime()) {
                 // The clock is read before the sequence is taken, so every sequence taken is appended.
@@ -82,8 +78,8 @@ final class Producers {
                 for (long wait = due - now; wait > 0; wait = due - System.nanoTime()) {
                     LockSupport.parkNanos(wait);
                 }
-                log.appended(seq, writer.write(c, seq, true));
-                c.commit();
+                one[0] = seq;
+                session.commit(one, 1, true, log);
                 log.committed(seq, System.nanoTime());
             }
         }

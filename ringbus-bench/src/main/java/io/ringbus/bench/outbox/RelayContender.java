@@ -8,12 +8,14 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * What delivers the events in a run: ringbus relays (1, 2 or 4 separate {@link Relay}s on one
- * outbox, in this JVM), whose producers append through the outbox; or the 60-line
- * {@link SkipLockedPoller}, whose producers insert into its plain table. All deliver to the same
- * sink.
+ * outbox, in this JVM), whose producers append through the outbox; the 60-line
+ * {@link SkipLockedPoller}, whose producers insert into its plain table; or a peer library a user
+ * would pick instead, {@link GruelboxPeer} or {@link NamastackPeer}, whose producers schedule through
+ * its own API into its own tables. All deliver to the same sink.
  */
 enum RelayContender {
     /** One ringbus {@link Relay}. */
@@ -22,8 +24,17 @@ enum RelayContender {
     RINGBUS_2("ringbus relay x2", 2),
     /** Four ringbus relays on one outbox. */
     RINGBUS_4("ringbus relay x4", 4),
+    /**
+     * One ringbus relay in WAL mode ({@link io.ringbus.outbox.RelayBuilder#wal}): committed rows from
+     * a logical replication slot, created before the run's appends so that it streams them.
+     */
+    RINGBUS_WAL("ringbus WAL relay", 1),
     /** {@link SkipLockedPoller}: DELETE ... SKIP LOCKED ... RETURNING, 1,000 rows a poll. */
-    POLLER("60-line poller x1", 1);
+    POLLER("60-line poller x1", 1),
+    /** {@link GruelboxPeer}: gruelbox transaction-outbox 4.2.268. */
+    GRUELBOX("gruelbox 4.2.268", 1),
+    /** {@link NamastackPeer}: namastack-outbox 1.6.0 in Spring Boot. */
+    NAMASTACK("namastack 1.6.0", 1);
 
     /** The poller's batch. */
     static final int POLLER_BATCH = 1_000;
@@ -48,15 +59,78 @@ enum RelayContender {
 
     /** @return whether it promises per-key order (a reordering then fails the run) */
     boolean keepsKeyOrder() {
-        return this != POLLER;
+        return this != POLLER && this != GRUELBOX;
+    }
+
+    /**
+     * @param label a {@link #label()}
+     * @return whether the contender of that label promises per-key order ({@code true} for other labels)
+     */
+    static boolean keepsKeyOrder(String label) {
+        for (RelayContender c : values()) {
+            if (c.label.equals(label)) {
+                return c.keepsKeyOrder();
+            }
+        }
+        return true;
     }
 
     /**
      * @param db the run's database
-     * @return what its producers write with: the outbox's append, or a plain insert into the poller's table
+     * @return what its producers commit with: the outbox's append or a plain insert into the poller's
+     * table in a JDBC transaction, or the peer's own scheduling call in its own transaction API
      */
-    RowWriter writer(BenchOutbox db) {
-        return this == POLLER ? db.plain() : RowWriter.outbox(db.outbox());
+    Appender appender(BenchOutbox db) {
+        return switch (this) {
+            case POLLER -> Appender.jdbc(db.outbox().dataSource(), db.plain());
+            case GRUELBOX -> db.gruelbox().appender();
+            case NAMASTACK -> db.namastack().appender();
+            default -> Appender.jdbc(db.outbox().dataSource(), RowWriter.outbox(db.outbox()));
+        };
+    }
+
+    /**
+     * Called before the run's appends: the WAL relay's slot is created then (a relay started and
+     * stopped), so that the appends are in its stream rather than in a catch-up read of the table.
+     *
+     * @param db the run's database
+     */
+    void prepare(BenchOutbox db) {
+        if (this == RINGBUS_WAL) {
+            Relay relay = walRelay(db, new OutboxSink() {
+                @Override
+                public String name() {
+                    return "none";
+                }
+
+                @Override
+                public int maxConcurrency() {
+                    return 1;
+                }
+
+                @Override
+                public java.util.concurrent.CompletionStage<?> deliver(io.ringbus.outbox.OutboxEvent event) {
+                    throw new IllegalStateException("the slot is created on an empty table: " + event);
+                }
+            }, 1_000);
+            relay.close(Duration.ofSeconds(30));
+        }
+    }
+
+    private static Relay walRelay(BenchOutbox db, OutboxSink sink, int batchSize) {
+        return db.outbox().relay().name("bench-wal").sink(sink).batchSize(batchSize).wal(db.walSlot()).start();
+    }
+
+    /**
+     * Called after a drain's backlog is written, before its clock starts: gruelbox takes work
+     * committed while no worker ran only once its {@code attemptFrequency} has passed.
+     *
+     * @param db the run's database
+     */
+    void awaitBacklogDue(BenchOutbox db) {
+        if (this == GRUELBOX) {
+            db.gruelbox().awaitBacklogDue();
+        }
     }
 
     /**
@@ -70,18 +144,30 @@ enum RelayContender {
     Running start(BenchOutbox db, OutboxSink sink, int batchSize) {
         if (this == POLLER) {
             return new Running(this, db, new SkipLockedPoller(db.outbox().dataSource(), db.plain().table(), sink,
-                    POLLER_BATCH), List.of());
+                    POLLER_BATCH), null, List.of());
+        }
+        if (this == GRUELBOX || this == NAMASTACK) {
+            PeerRelay peer = this == GRUELBOX ? db.gruelbox().start(sink) : db.namastack().start(sink);
+            return new Running(this, db, null, peer, List.of());
+        }
+        if (this == RINGBUS_WAL) {
+            return new Running(this, db, null, null, List.of(walRelay(db, sink, batchSize)));
         }
         List<Relay> started = new ArrayList<>(relays);
         for (int i = 0; i < relays; i++) {
             started.add(db.outbox().relay().name("bench-" + i).sink(sink).batchSize(batchSize).start());
         }
-        return new Running(this, db, null, started);
+        return new Running(this, db, null, null, started);
     }
 
     /** @return the batch size this contender claims with, given the ringbus setting */
     int batchSize(int ringbusBatchSize) {
-        return this == POLLER ? POLLER_BATCH : ringbusBatchSize;
+        return switch (this) {
+            case POLLER -> POLLER_BATCH;
+            case GRUELBOX -> GruelboxPeer.FLUSH_BATCH;
+            case NAMASTACK -> NamastackPeer.BATCH_KEYS;
+            default -> ringbusBatchSize;
+        };
     }
 
     /** Relays of one run, started. */
@@ -89,19 +175,25 @@ enum RelayContender {
         private final RelayContender contender;
         private final BenchOutbox db;
         private final SkipLockedPoller poller;
+        private final PeerRelay peer;
         private final List<Relay> relays;
 
-        private Running(RelayContender contender, BenchOutbox db, SkipLockedPoller poller, List<Relay> relays) {
+        private Running(RelayContender contender, BenchOutbox db, SkipLockedPoller poller, PeerRelay peer,
+                        List<Relay> relays) {
             this.contender = contender;
             this.db = db;
             this.poller = poller;
+            this.peer = peer;
             this.relays = relays;
         }
 
-        /** @return batches claimed */
+        /** @return batches claimed (-1 when the peer does not say) */
         long batches() {
             if (poller != null) {
                 return poller.batches();
+            }
+            if (peer != null) {
+                return peer.batches();
             }
             long sum = 0;
             for (Relay relay : relays) {
@@ -114,6 +206,9 @@ enum RelayContender {
         String failures() {
             if (poller != null) {
                 return poller.failures();
+            }
+            if (peer != null) {
+                return peer.failures();
             }
             long errors = 0;
             long retried = 0;
@@ -134,7 +229,16 @@ enum RelayContender {
          * @throws SQLException when the database cannot be read
          */
         long awaitNothingPending(Duration timeout) throws SQLException {
-            return db.awaitNothingPending(timeout, poller != null);
+            if (peer == null) {
+                return db.awaitNothingPending(timeout, poller != null);
+            }
+            long deadline = System.nanoTime() + timeout.toNanos();
+            long pending = peer.pending();
+            while (pending > 0 && System.nanoTime() - deadline < 0) {
+                LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+                pending = peer.pending();
+            }
+            return pending;
         }
 
         /**
@@ -165,6 +269,9 @@ enum RelayContender {
         public void close() {
             if (poller != null) {
                 poller.close();
+            }
+            if (peer != null) {
+                peer.close();
             }
             for (Relay relay : relays) {
                 relay.close(Duration.ofSeconds(30));

@@ -125,6 +125,15 @@ final class SkipLockedPoller implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        awaitStopped(thread);
+    }
+
+    /**
+     * Waits up to 30 s for a polling thread told to stop; keeps the interrupt status.
+     *
+     * @param thread the thread
+     */
+    static void awaitStopped(Thread thread) {
         try {
             thread.join(TimeUnit.SECONDS.toMillis(30));
         } catch (InterruptedException e) {

@@ -68,7 +68,7 @@ final class SustainedScenario {
             BacklogSampler sampler = new BacklogSampler(deliveries);
             Producers.Produced produced;
             try {
-                produced = Producers.paced(db.outbox().dataSource(), contender.writer(db), deliveries, producers, rate);
+                produced = Producers.paced(contender.appender(db), deliveries, producers, rate);
                 backlogAtEnd = deliveries.backlog();
             } finally {
                 sampler.close();

@@ -45,21 +45,22 @@ class OutboxScenarioSmokeTest {
         assertThat(floor.get("claimRows")).isEqualTo(3000.0);
         List<Map<?, ?>> producers = objects(doc, "producers");
         assertThat(producers).extracting(r -> (Object) r.get("contender")).containsExactly(
-                ProducerScenario.APPENDS_ALONE, RelayContender.RINGBUS_1.label(), RelayContender.POLLER.label());
+                ProducerScenario.APPENDS_ALONE, RelayContender.RINGBUS_1.label(), RelayContender.RINGBUS_WAL.label(),
+                RelayContender.POLLER.label(), RelayContender.GRUELBOX.label(), RelayContender.NAMASTACK.label());
         assertThat(producers).allSatisfy(r -> assertThat((Double) r.get("commits")).isPositive());
-        assertThat(producers.subList(1, 3)).allSatisfy(r -> assertThat(r.get("delivered")).isEqualTo(r.get("events")));
+        assertThat(producers.subList(1, 6)).allSatisfy(r -> assertThat(r.get("delivered")).isEqualTo(r.get("events")));
         List<Map<?, ?>> drain = objects(doc, "drain");
         assertThat(drain).extracting(r -> (Object) r.get("contender"))
                 .containsExactly(Arrays.stream(RelayContender.values()).map(RelayContender::label).toArray());
         assertThat(drain).extracting(r -> (Object) r.get("delivered")).containsOnly(3000.0);
         assertThat(drain).extracting(r -> (Object) r.get("pendingAfter")).containsOnly(0.0);
         List<Map<?, ?>> sustained = objects(doc, "sustained");
-        assertThat(sustained).extracting(r -> (Object) r.get("measuredEvents")).containsExactly(600.0, 600.0);
+        assertThat(sustained).extracting(r -> (Object) r.get("measuredEvents")).containsExactly(600.0, 600.0, 600.0, 600.0, 600.0);
         assertThat(sustained).extracting(r -> (Object) r.get("missing")).containsOnly(0.0);
         assertThat(sustained).allSatisfy(r -> assertThat((List<?>) r.get("windows")).hasSize(2));
-        // ringbus promises per-key order: a reordering would have failed its runs (verified false)
+        // ringbus and namastack promise per-key order: a reordering would have failed their runs (verified false)
         for (String part : List.of("producers", "drain", "sustained")) {
-            objects(doc, part).stream().filter(r -> !r.get("contender").equals(RelayContender.POLLER.label())
+            objects(doc, part).stream().filter(r -> RelayContender.keepsKeyOrder((String) r.get("contender"))
                             && (Double) r.get("relays") > 0)
                     .forEach(r -> assertThat(r.get("keyOrderViolations")).isEqualTo(0.0));
         }
@@ -70,9 +71,9 @@ class OutboxScenarioSmokeTest {
         }
         assertThat(objects(doc, "goals")).extracting(g -> (Object) g.get("goal")).containsExactly("1", "2", "3a", "3b", "4");
         assertThat(benchSchemas()).isEqualTo(schemasBefore);
-        // producers: floor + 3; drain: floor + 4; sustained p50/p99 x 2 and 2 windows x 2; http 2 x 2
+        // producers: floor + 6; drain: floor + 7; sustained p50/p99 x 5 and 2 windows x 5; http 2 x 2
         assertThat(count(Files.readString(dir.resolve("outbox.svg"), StandardCharsets.UTF_8), "class=\"bar\""))
-                .isEqualTo(4 + 5 + 4 + 4 + 4);
+                .isEqualTo(7 + 8 + 10 + 10 + 4);
     }
 
     @Test
