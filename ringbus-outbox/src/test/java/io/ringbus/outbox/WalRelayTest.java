@@ -102,6 +102,77 @@ class WalRelayTest {
     }
 
     @Test
+    void aRowStreamedBeforeItsCommitIsVisibleIsSettledOnceItIs() throws Exception {
+        // The stream carries a commit once its WAL is flushed, before the committing session makes
+        // it visible. A synchronous standby that never connects holds one commit in that state for
+        // as long as the test likes: a relay that settled the row then would delete nothing and
+        // leave it pending for ever, although delivered.
+        systemSettings("ringbus_absent_standby", "ALTER SYSTEM SET synchronous_standby_names = 'ringbus_absent_standby'",
+                "ALTER SYSTEM SET synchronous_commit = 'local'");
+        RecordingSink sink = new RecordingSink();
+        try (Relay relay = outbox.relay().name("early").wal(slot).sink(sink).start()) {
+            long warm = outbox.publish("orders.created", "k", bytes("warm"), Headers.EMPTY);
+            Await.until("the relay streams", () -> ids(sink).contains(warm));
+            CompletableFuture<Long> held = CompletableFuture.supplyAsync(() -> {
+                try (Connection c = outbox.dataSource().getConnection(); Statement s = c.createStatement()) {
+                    c.setAutoCommit(false);
+                    s.execute("SET LOCAL synchronous_commit = on"); // waits for the absent standby
+                    long id = outbox.append(c, "orders.created", "k", bytes("held"));
+                    c.commit();
+                    return id;
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Await.until("the held commit flushed, waiting for the standby", () -> waitingForStandby() == 1);
+            Thread.sleep(300); // time for the stream to carry it, and for a relay that does not wait to settle it
+            assertThat(held).as("its commit has not returned").isNotDone();
+            assertThat(sink.received).as("not delivered before it is visible").noneMatch(e -> "held".equals(text(e)));
+            systemSettings("", "ALTER SYSTEM RESET synchronous_standby_names");
+            long id = held.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            Await.until("the held row settled once visible", () -> TestDatabases.counts(outbox).pending() == 0);
+            assertThat(ids(sink)).containsExactly(warm, id);
+            assertThat(relay.stats().delivered()).isEqualTo(2);
+        } finally {
+            systemSettings("", "ALTER SYSTEM RESET synchronous_standby_names", "ALTER SYSTEM RESET synchronous_commit");
+        }
+        dropSlot();
+    }
+
+    /** Applies {@code ALTER SYSTEM} statements and waits until a new session sees the standby names. */
+    private void systemSettings(String standbyNames, String... statements) throws SQLException {
+        try (Connection c = outbox.dataSource().getConnection(); Statement s = c.createStatement()) {
+            c.setAutoCommit(true);
+            for (String statement : statements) {
+                s.execute(statement);
+            }
+            s.execute("SELECT pg_reload_conf()");
+        }
+        Await.until("synchronous_standby_names = '" + standbyNames + "'",
+                () -> standbyNames.equals(setting("synchronous_standby_names")));
+    }
+
+    private long waitingForStandby() {
+        try (Connection c = outbox.dataSource().getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'SyncRep'")) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private String setting(String name) {
+        try (Connection c = java.sql.DriverManager.getConnection(cluster.jdbcUrl()); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SHOW " + name)) {
+            rs.next();
+            return rs.getString(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
     void aStandbyTakesOverWhenTheStreamingRelayStops() throws Exception {
         RecordingSink first = new RecordingSink();
         RecordingSink second = new RecordingSink();
@@ -211,9 +282,20 @@ class WalRelayTest {
     }
 
     private void dropSlot() throws SQLException {
+        // A closed relay's walsender lets go of the slot a moment after the relay returns.
+        Await.until("slot " + slot + " released", () -> !slotActive());
         try (Connection c = outbox.dataSource().getConnection(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT pg_drop_replication_slot('" + slot + "')")) {
             rs.next();
+        }
+    }
+
+    private boolean slotActive() {
+        try (Connection c = outbox.dataSource().getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT active FROM pg_replication_slots WHERE slot_name = '" + slot + "'")) {
+            return rs.next() && rs.getBoolean(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
         }
     }
 

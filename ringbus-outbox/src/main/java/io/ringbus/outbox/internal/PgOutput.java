@@ -20,6 +20,7 @@ public final class PgOutput {
     private Kind kind;
     private long commitLsn;
     private long endLsn;
+    private int xid;
     private Relation relation;
     private String[] values;
 
@@ -48,7 +49,12 @@ public final class PgOutput {
         relation = null;
         values = null;
         switch (type) {
-            case 'B' -> kind = Kind.BEGIN;
+            case 'B' -> {
+                message.getLong(); // final LSN
+                message.getLong(); // commit time
+                xid = message.getInt();
+                kind = Kind.BEGIN;
+            }
             case 'C' -> {
                 message.get(); // flags
                 commitLsn = message.getLong();
@@ -84,6 +90,11 @@ public final class PgOutput {
             default -> kind = Kind.OTHER;
         }
         return kind;
+    }
+
+    /** @return the transaction's 32-bit id, as the server numbers it (after {@link Kind#BEGIN}) */
+    public int xid() {
+        return xid;
     }
 
     /** @return the commit's LSN (after {@link Kind#COMMIT}) */

@@ -3,6 +3,7 @@ package io.ringbus.outbox.internal;
 import io.ringbus.outbox.OutboxEvent;
 import io.ringbus.outbox.PermanentDeliveryException;
 import java.nio.ByteBuffer;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -54,6 +55,21 @@ import org.slf4j.LoggerFactory;
 public final class WalRelayLoop implements Runnable, RelayWorker {
     private static final Logger LOG = LoggerFactory.getLogger(WalRelayLoop.class);
     private static final long STANDBY_MILLIS = 1_000;
+    /**
+     * How long a streamed row waits for later commits to join its batch: under a steady stream the
+     * stream is never drained, and without a bound a batch would wait until it is full.
+     */
+    private static final long BATCH_LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+    /** How long a streamed commit may take to become visible to other sessions before it is an error. */
+    private static final long VISIBLE_WITHIN_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /**
+     * Counts the transactions (32-bit ids, widened with the epoch of the snapshot's xmax) not yet
+     * visible in a new snapshot. PostgreSQL 13+.
+     */
+    private static final String NOT_YET_VISIBLE = "SELECT count(*) FROM (SELECT pg_current_snapshot() AS snap) s,"
+            + " LATERAL (SELECT pg_snapshot_xmax(s.snap)::text::bigint AS xmax) m, unnest(?::bigint[]) x"
+            + " WHERE NOT pg_visible_in_snapshot((CASE WHEN (m.xmax >> 32 << 32 | x) > m.xmax"
+            + " THEN ((m.xmax >> 32) - 1) << 32 | x ELSE m.xmax >> 32 << 32 | x END)::text::xid8, s.snap)";
     private static final CompletableFuture<Boolean> NOT_DELIVERED = CompletableFuture.completedFuture(false);
     private static final DateTimeFormatter PG_TIMESTAMP = new DateTimeFormatterBuilder()
             .appendPattern("uuuu-MM-dd HH:mm:ss")
@@ -209,14 +225,16 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
         PgOutput decoder = new PgOutput();
         List<OutboxEvent> transaction = new ArrayList<>();
         List<OutboxEvent> batch = new ArrayList<>();
+        List<Long> xids = new ArrayList<>();
         boolean inTransaction = false;
         long confirmable = 0;
+        long batchStartNanos = 0;
+        long xid = 0;
         while (!closed) {
             ByteBuffer message = changes.readPending();
             if (message == null) {
                 if (!batch.isEmpty()) {
-                    deliver(connection, batch);
-                    batch.clear();
+                    deliverStreamed(connection, batch, xids);
                 }
                 if (!inTransaction) {
                     // Everything received is settled: confirm it (also past WAL of other tables, so
@@ -232,6 +250,7 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
                 case BEGIN -> {
                     inTransaction = true;
                     transaction.clear();
+                    xid = Integer.toUnsignedLong(decoder.xid());
                 }
                 case INSERT -> {
                     OutboxEvent event = event(decoder.relation(), decoder.values());
@@ -241,17 +260,63 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
                 }
                 case COMMIT -> {
                     inTransaction = false;
+                    if (transaction.isEmpty()) {
+                        continue; // nothing of the outbox's (before PostgreSQL 15, empty ones come too)
+                    }
+                    if (batch.isEmpty()) {
+                        batchStartNanos = System.nanoTime();
+                    }
+                    xids.add(xid);
                     batch.addAll(transaction);
                     transaction.clear();
                     confirmable = decoder.endLsn();
-                    if (batch.size() >= settings.batchSize()) {
-                        deliver(connection, batch);
-                        batch.clear();
+                    if (batch.size() >= settings.batchSize() || System.nanoTime() - batchStartNanos >= BATCH_LINGER_NANOS) {
+                        deliverStreamed(connection, batch, xids);
                         confirm(changes, confirmable);
                     }
                 }
                 case OTHER -> { }
             }
+        }
+    }
+
+    /**
+     * Delivers streamed rows once their transactions are visible to other sessions: the stream
+     * carries a commit as soon as its WAL is flushed, a moment before the committing backend makes
+     * it visible, and a delete by id in that moment would find nothing and leave the row pending.
+     */
+    private void deliverStreamed(Connection connection, List<OutboxEvent> batch, List<Long> xids) throws SQLException {
+        if (!batch.isEmpty()) {
+            awaitVisible(connection, xids);
+            deliver(connection, batch);
+            batch.clear();
+        }
+        xids.clear();
+    }
+
+    private void awaitVisible(Connection connection, List<Long> xids) throws SQLException {
+        long deadline = System.nanoTime() + VISIBLE_WITHIN_NANOS;
+        try (PreparedStatement check = connection.prepareStatement(NOT_YET_VISIBLE)) {
+            Array array = connection.createArrayOf("bigint", xids.toArray());
+            check.setArray(1, array);
+            while (true) {
+                long invisible;
+                try (ResultSet rs = check.executeQuery()) {
+                    rs.next();
+                    invisible = rs.getLong(1);
+                }
+                connection.commit();
+                if (invisible == 0) {
+                    break;
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    throw new SQLException("relay " + settings.name() + ": " + invisible + " streamed transactions of "
+                            + xids + " still not visible after " + TimeUnit.NANOSECONDS.toSeconds(VISIBLE_WITHIN_NANOS)
+                            + " s");
+                }
+                LockSupport.parkNanos(100_000);
+            }
+            array.free();
         }
     }
 
