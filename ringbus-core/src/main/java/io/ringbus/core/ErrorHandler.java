@@ -3,6 +3,9 @@ package io.ringbus.core;
 /**
  * Receives the exceptions thrown by message handlers. Must not throw; if it does, the broker logs
  * that and carries on.
+ *
+ * <p>Threading: called on the thread whose handler threw (a dispatch, worker, virtual or
+ * publishing thread), so from several threads at once: it must be thread-safe and must not block.
  */
 @FunctionalInterface
 public interface ErrorHandler {

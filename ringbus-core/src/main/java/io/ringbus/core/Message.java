@@ -7,6 +7,9 @@ package io.ringbus.core;
  * publishers must not mutate it after publishing. A message given to an
  * {@link ExecutionMode#EVENT_LOOP} handler lives in a ring slot and is valid only during the
  * handler call; {@link #copy()} detaches it.
+ *
+ * <p>Threading: a message is read by the handler it was given to; a copy is immutable and may be
+ * passed to other threads (its payload is as thread-safe as the object the publisher handed over).
  */
 public interface Message {
     /** @return the subject the message was published to; never {@code null} */

@@ -10,6 +10,8 @@ import io.ringbus.core.internal.SubjectPattern;
  * subject  = token *( "." token )   ; tokens are non-empty, without '.', whitespace or DEL
  * pattern  = subject whose tokens may be "*" (one token); the last may be "&gt;" (one or more)
  * </pre>
+ *
+ * <p>Threading: static methods without state; safe from any thread.
  */
 public final class Subject {
     private Subject() {

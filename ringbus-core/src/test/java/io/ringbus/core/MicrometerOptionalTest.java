@@ -20,8 +20,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * micrometer-core is optional: a broker built without a registry runs with Micrometer absent from
  * the class path and loads none of the metering classes.
  *
- * <p>How: the drivers run in a fresh class loader whose parent is the platform loader (so nothing
- * comes from the test's own class path) and whose URLs are the locations of ringbus-core, its
+ * <p>How: the drivers run in a fresh class loader whose parent is the boot loader (so nothing
+ * comes from the test's own module or class path) and whose URLs are the locations of ringbus-core, its
  * three required libraries and the test classes, found through their classes' code sources.
  * Micrometer's jars are added only for the positive control. {@code findLoadedClass} then tells
  * exactly which classes that loader defined; with no Micrometer URL, any attempt to link a
@@ -34,7 +34,9 @@ class MicrometerOptionalTest {
     /** A loader that can say which classes it defined. */
     private static final class IsolatedLoader extends URLClassLoader {
         IsolatedLoader(List<URL> urls) {
-            super("isolated", urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
+            // Parent: the boot loader. The platform loader would hand the packages of the test's own
+            // module layer (the tests run on the module path) to the application loader.
+            super("isolated", urls.toArray(new URL[0]), null);
         }
 
         boolean defined(String name) {

@@ -16,6 +16,9 @@ import java.util.concurrent.CompletionStage;
  * When the ring is full the publish waits (the broker's backpressure), holding back the relay and
  * leaving the backlog in the database. A subject outside the client's scope is a permanent
  * failure (dead letter).
+ *
+ * <p>Threading: thread-safe; a relay calls it from its delivery threads, and a publish that waits
+ * for ring space blocks only the calling relay thread.
  */
 public final class BrokerSink implements OutboxSink {
     private final Client client;

@@ -12,6 +12,9 @@ import javax.sql.DataSource;
  * own. Retrying makes a row pending again with a fresh attempt count; it is then delivered after
  * later rows of its key that were delivered meanwhile (its key's order was already broken when it
  * died). The CLI ({@code ringbus-outbox dead ...}) calls these.
+ *
+ * <p>Threading: thread-safe; each call borrows a connection from the outbox's pool and blocks until
+ * its transaction commits, so call it from a thread that may block (never a broker event loop).
  */
 public final class DeadLetters {
     /** Most rows {@link #list} returns at once. */

@@ -11,6 +11,9 @@ import javax.sql.DataSource;
  *
  * <p>Without a JDBC URL or data source the outbox is an embedded H2 database in a file under the
  * working directory ({@value #DEFAULT_JDBC_URL}).
+ *
+ * <p>Threading: not thread-safe; configure it on one thread. {@link #open()} blocks while it
+ * connects and migrates; the {@link Outbox} it returns is thread-safe.
  */
 public final class OutboxBuilder {
     /** The embedded default: an H2 file under the working directory, servable to other processes. */

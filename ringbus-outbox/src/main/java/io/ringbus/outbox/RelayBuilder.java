@@ -15,6 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Configures a {@link Relay}. Several relays (in one JVM or in several) may deliver the same
  * outbox; give them the same routes.
+ *
+ * <p>Threading: not thread-safe; configure it on one thread. {@link #start()} returns a running
+ * {@link Relay}, which is thread-safe.
  */
 public final class RelayBuilder {
     /** Upper bound of {@link #batchSize}. */

@@ -38,6 +38,11 @@ public final class RingbusServerMain implements Callable<Integer> {
     @Option(names = {"-a", "--host"}, description = "address to bind (default: 0.0.0.0)")
     private String host;
 
+    /** A command with every option at its default, for {@link CommandLine} to fill from the arguments. */
+    public RingbusServerMain() {
+        // options are fields that picocli sets
+    }
+
     @Option(names = {"-c", "--config"}, description = "configuration file (see docs/server.md)")
     private Path config;
 

@@ -25,7 +25,7 @@ abstract class PatternStats {
 
     /** The {@code pattern} tag: the subscription pattern, {@code _INBOX.>} or {@code _other}. */
     final String tag;
-    /** Sampling - 1 (sampling is a power of two): a call is timed when its number & mask is 0. */
+    /** Sampling - 1 (sampling is a power of two): a call is timed when its number {@code its number & mask is 0 mask} is 0. */
     final long latencySampleMask;
     private final Set<Subscriber> live = ConcurrentHashMap.newKeySet();
     private final LongAdder[] retiredDelivered = new LongAdder[MODES];
