@@ -52,4 +52,20 @@ public final class Subject {
     public static boolean matches(String pattern, String subject) {
         return SubjectPattern.parse(pattern).matches(SubjectPattern.literalTokens(subject, "subject"));
     }
+
+    /**
+     * Tells whether a pattern matches a subject taken as received, as {@link Client#verbatim()}
+     * takes it from a protocol client that is not pedantic: the subject is split on every '.',
+     * empty and wildcard tokens are kept and matched literally ({@code a.*} matches {@code a.*},
+     * {@code a.>} matches {@code a..b}). The same matcher as {@link #matches}; only the pattern is
+     * checked.
+     *
+     * @param pattern a subscription pattern
+     * @param subject a non-empty subject, as received
+     * @return whether {@code pattern} matches {@code subject}
+     * @throws IllegalArgumentException naming the bad pattern, or when the subject is null or empty
+     */
+    public static boolean matchesVerbatim(String pattern, String subject) {
+        return SubjectPattern.parse(pattern).matches(SubjectPattern.verbatimTokens(subject));
+    }
 }

@@ -25,8 +25,10 @@ import java.util.Objects;
 public final class ServerConfig {
     /** The NATS default client port. */
     public static final int DEFAULT_PORT = 4222;
-    /** NATS's limit on a control line; fixed by the protocol. */
+    /** NATS's limit on a control line, in octets; fixed by the protocol (the parser's limit, as nats-server). */
     public static final int MAX_CONTROL_LINE = 4_096;
+    /** The default {@link Builder#maxPayload}: 1 MiB, as nats-server. */
+    public static final int DEFAULT_MAX_PAYLOAD = 1 << 20;
     /** Largest accepted max_payload: 64 MiB, as nats-server. */
     public static final int MAX_PAYLOAD_LIMIT = 64 << 20;
     /** The NATS default monitoring port. */
@@ -219,7 +221,7 @@ public final class ServerConfig {
         private String host = "0.0.0.0";
         private int port = DEFAULT_PORT;
         private String serverName = "ringbus";
-        private int maxPayload = 1 << 20;
+        private int maxPayload = DEFAULT_MAX_PAYLOAD;
         private long maxPending = 64L << 20;
         private long maxInputBuffer = Math.max(1L << 20, Runtime.getRuntime().maxMemory() / 4);
         private int maxConnections = 65_536;

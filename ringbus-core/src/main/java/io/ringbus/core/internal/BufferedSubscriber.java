@@ -1,5 +1,6 @@
 package io.ringbus.core.internal;
 
+import io.ringbus.core.Backoff;
 import io.ringbus.core.DropReason;
 import io.ringbus.core.Message;
 import io.ringbus.core.MessageHandler;
@@ -27,7 +28,8 @@ import java.util.concurrent.locks.LockSupport;
 final class BufferedSubscriber extends Subscriber {
     /** Messages a worker drainer handles before giving its pool thread back (fairness). */
     private static final int WORKER_BATCH = 256;
-    private static final long MAX_BLOCK_PARK_NANOS = 100_000;
+    /** The event loop waiting for room in a BLOCK buffer: parks 1 us, doubling to 100 us. */
+    private static final Backoff BLOCK_PARK_NANOS = new Backoff(1_000, 100_000);
 
     private final MpmcAtomicArrayQueue<Message> queue;
     private final int capacity;
@@ -80,14 +82,14 @@ final class BufferedSubscriber extends Subscriber {
             case BLOCK -> {
                 probe.enter(this, slot.subject);
                 try {
-                    long park = 1_000;
+                    long park = BLOCK_PARK_NANOS.initial();
                     while (size.get() >= capacity) {
                         if (!isActive() || broker.isHalted()) {
                             countIfShutdown(1);
                             return false;
                         }
                         LockSupport.parkNanos(park);
-                        park = Math.min(park * 2, MAX_BLOCK_PARK_NANOS);
+                        park = BLOCK_PARK_NANOS.next(park);
                     }
                 } finally {
                     probe.exit();

@@ -9,6 +9,7 @@ import com.lmax.disruptor.SleepingWaitStrategy;
 import com.lmax.disruptor.YieldingWaitStrategy;
 import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
+import io.ringbus.core.Backoff;
 import io.ringbus.core.Broker;
 import io.ringbus.core.BrokerStats;
 import io.ringbus.core.Client;
@@ -62,6 +63,10 @@ public final class RingBroker implements Broker {
     private static final int SPINS_BEFORE_YIELD = 64;
     private static final int YIELDS_BEFORE_PARK = 64;
     private static final long MAX_PARK_NANOS = 50_000;
+    /** A publisher waiting for ring space or in-flight budget: parks 1 us, doubling to {@link #MAX_PARK_NANOS}. */
+    private static final Backoff PUBLISH_PARK_NANOS = new Backoff(1_000, MAX_PARK_NANOS);
+    /** {@code close()} waiting for the ring and buffers to drain: parks 10 us, doubling to 5 ms. */
+    private static final Backoff DRAIN_PARK_NANOS = new Backoff(10_000, TimeUnit.MILLISECONDS.toNanos(5));
 
     private final BrokerConfig config;
     private final ErrorHandler errorHandler;
@@ -294,13 +299,13 @@ public final class RingBroker implements Broker {
             throw waitOnEventLoop("the in-flight byte budget is spent (maxInFlightBytes=" + maxInFlightBytes + ")");
         }
         publishWaits.increment();
-        long park = 1_000;
+        long park = PUBLISH_PARK_NANOS.initial();
         while (!reserveInFlight(bytes)) {
             if (closed) {
                 throw closedException("publish");
             }
             LockSupport.parkNanos(park);
-            park = Math.min(park * 2, MAX_PARK_NANOS);
+            park = PUBLISH_PARK_NANOS.next(park);
         }
     }
 
@@ -369,7 +374,7 @@ public final class RingBroker implements Broker {
         }
         publishWaits.increment();
         int attempts = 0;
-        long park = 1_000;
+        long park = PUBLISH_PARK_NANOS.initial();
         for (;;) {
             if (closed) {
                 throw closedException("publish");
@@ -384,7 +389,7 @@ public final class RingBroker implements Broker {
                     Thread.yield();
                 } else {
                     LockSupport.parkNanos(park);
-                    park = Math.min(park * 2, MAX_PARK_NANOS);
+                    park = PUBLISH_PARK_NANOS.next(park);
                 }
             }
         }
@@ -722,13 +727,13 @@ public final class RingBroker implements Broker {
     }
 
     private void awaitDrained(long deadline) {
-        long park = 10_000;
+        long park = DRAIN_PARK_NANOS.initial();
         while (System.nanoTime() - deadline < 0) {
             if (ring.getMinimumGatingSequence() >= ring.getCursor() && buffersIdle()) {
                 return;
             }
             LockSupport.parkNanos(park);
-            park = Math.min(park * 2, TimeUnit.MILLISECONDS.toNanos(5));
+            park = DRAIN_PARK_NANOS.next(park);
         }
     }
 

@@ -86,12 +86,12 @@ public final class PgListener implements Runnable {
 
     @Override
     public void run() {
-        long backoff = 100;
+        long backoff = RelayLoop.RECONNECT_MILLIS.initial();
         while (!closed) {
             try (Connection connection = dataSource.getConnection()) {
                 connection.setAutoCommit(true);
                 PGConnection pg = connection.unwrap(PGConnection.class);
-                backoff = 100;
+                backoff = RelayLoop.RECONNECT_MILLIS.initial();
                 boolean listening = false;
                 wakeUp(); // notifications sent while there was no connection are lost: look once
                 while (!closed) {
@@ -116,7 +116,7 @@ public final class PgListener implements Runnable {
                 }
                 LOG.warn("outbox LISTEN {} lost its connection, reconnecting in {} ms: {}", channel, backoff, e.toString());
                 sleep(backoff);
-                backoff = Math.min(backoff * 2, 5_000);
+                backoff = RelayLoop.RECONNECT_MILLIS.next(backoff);
             }
         }
     }

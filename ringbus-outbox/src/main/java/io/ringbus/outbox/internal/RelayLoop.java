@@ -1,5 +1,6 @@
 package io.ringbus.outbox.internal;
 
+import io.ringbus.core.Backoff;
 import io.ringbus.outbox.OutboxEvent;
 import io.ringbus.outbox.PermanentDeliveryException;
 import java.sql.Connection;
@@ -31,6 +32,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class RelayLoop implements Runnable, RelayWorker {
     private static final Logger LOG = LoggerFactory.getLogger(RelayLoop.class);
+    /**
+     * Waits after a database failure, in milliseconds: 100 ms, doubling to 5 s; back to the start
+     * once the database answers. Shared by every reconnecting loop of the outbox (this one,
+     * {@link WalRelayLoop}, {@link PgListener}).
+     */
+    static final Backoff RECONNECT_MILLIS = new Backoff(100, 5_000);
     private static final int SWEEP_CHUNK = 10_000;
     private static final long BLOCKED_WAIT_MILLIS = 20;
     private static final long BALANCE_CHECK_MILLIS = 250;
@@ -113,7 +120,7 @@ public final class RelayLoop implements Runnable, RelayWorker {
 
     @Override
     public void run() {
-        long backoff = 100;
+        long backoff = RECONNECT_MILLIS.initial();
         boolean failing = false;
         while (!closed) {
             long waitMillis;
@@ -125,7 +132,7 @@ public final class RelayLoop implements Runnable, RelayWorker {
                     failing = false;
                 }
                 waitMillis = drain(connection);
-                backoff = 100;
+                backoff = RECONNECT_MILLIS.initial();
             } catch (SQLException e) {
                 databaseErrors.increment();
                 if (closed) {
@@ -134,11 +141,11 @@ public final class RelayLoop implements Runnable, RelayWorker {
                 LOG.warn("outbox relay {}: database failed, retrying in {} ms: {}", settings.name(), backoff, e.toString());
                 failing = true;
                 waitMillis = backoff;
-                backoff = Math.min(backoff * 2, 5_000);
+                backoff = RECONNECT_MILLIS.next(backoff);
             } catch (RuntimeException e) {
                 LOG.error("outbox relay {}: unexpected failure, retrying in {} ms", settings.name(), backoff, e);
                 waitMillis = backoff;
-                backoff = Math.min(backoff * 2, 5_000);
+                backoff = RECONNECT_MILLIS.next(backoff);
             }
             if (!closed) {
                 waitForWork(waitMillis);

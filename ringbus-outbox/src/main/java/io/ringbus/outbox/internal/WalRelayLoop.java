@@ -167,12 +167,12 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
 
     @Override
     public void run() {
-        long backoff = 100;
+        long backoff = RelayLoop.RECONNECT_MILLIS.initial();
         boolean standingBy = false;
         while (!closed) {
             try {
                 stream();
-                backoff = 100;
+                backoff = RelayLoop.RECONNECT_MILLIS.initial();
             } catch (SQLException e) {
                 if (closed) {
                     break;
@@ -191,14 +191,14 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
                 LOG.warn("outbox relay {}: replication failed, retrying in {} ms: {}", settings.name(), backoff,
                         e.toString());
                 pause(backoff);
-                backoff = Math.min(backoff * 2, 5_000);
+                backoff = RelayLoop.RECONNECT_MILLIS.next(backoff);
             } catch (RuntimeException e) {
                 if (closed) {
                     break;
                 }
                 LOG.error("outbox relay {}: unexpected failure, retrying in {} ms", settings.name(), backoff, e);
                 pause(backoff);
-                backoff = Math.min(backoff * 2, 5_000);
+                backoff = RelayLoop.RECONNECT_MILLIS.next(backoff);
             }
             standingBy = standingBy && !closed;
         }

@@ -1,6 +1,7 @@
 package io.ringbus.server.internal;
 
 import io.ringbus.core.BrokerBuilder;
+import io.ringbus.core.Durations;
 import io.ringbus.core.Scope;
 import io.ringbus.core.WaitStrategy;
 import io.ringbus.server.ServerConfig;
@@ -10,7 +11,6 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * <pre>
  * host, port, server_name, io_threads,
  * max_payload, max_pending, max_connections, max_subscriptions,   sizes accept k/m/g suffixes
- * ping_interval, max_pings_out, auth_timeout, write_deadline,    durations: 500ms, 2s, 2m, 1h
+ * ping_interval, max_pings_out, auth_timeout, write_deadline,    durations ({@link Durations}): 500ms, 2s, 2m, 1h
  * no_auth_scope                                                   PUBLIC | FEDERATED | PRIVATE | ROOT
  * http_host, http_port                                            monitoring; http_port=-1 turns it off
  * broker.ring_size, broker.event_loops, broker.worker_pool_size,
@@ -35,7 +35,6 @@ import java.util.regex.Pattern;
  * </pre>
  */
 public final class ConfigFile {
-    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
     private static final Pattern SIZE = Pattern.compile("(\\d+)([kmg]?)b?");
 
     private final Path path;
@@ -97,10 +96,10 @@ public final class ConfigFile {
             case "max_input_buffer" -> server.maxInputBuffer(size(value));
             case "max_connections" -> server.maxConnections(integer(value));
             case "max_subscriptions" -> server.maxSubscriptions(integer(value));
-            case "ping_interval" -> server.pingInterval(duration(value));
+            case "ping_interval" -> server.pingInterval(Durations.parse(value));
             case "max_pings_out" -> server.maxPingsOut(integer(value));
-            case "auth_timeout" -> server.authTimeout(duration(value));
-            case "write_deadline" -> server.writeDeadline(duration(value));
+            case "auth_timeout" -> server.authTimeout(Durations.parse(value));
+            case "write_deadline" -> server.writeDeadline(Durations.parse(value));
             case "no_auth_scope" -> server.noAuthScope(scope(value));
             case "http_host" -> server.monitorHost(value);
             case "http_port" -> server.monitorPort(integer(value));
@@ -109,7 +108,7 @@ public final class ConfigFile {
             case "broker.worker_pool_size" -> broker.workerPoolSize(integer(value));
             case "broker.wait_strategy" -> broker.waitStrategy(WaitStrategy.valueOf(value.toUpperCase(Locale.ROOT)));
             case "broker.default_scope" -> broker.defaultScope(scope(value));
-            case "broker.shutdown_timeout" -> broker.shutdownTimeout(duration(value));
+            case "broker.shutdown_timeout" -> broker.shutdownTimeout(Durations.parse(value));
             default -> throw new IllegalArgumentException("unknown key (see docs/server.md) in " + path);
         }
     }
@@ -128,21 +127,6 @@ public final class ConfigFile {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("not an integer: '" + value + "'");
         }
-    }
-
-    /** Parses {@code 500ms}, {@code 2s}, {@code 2m}, {@code 1h}. */
-    public static Duration duration(String value) {
-        Matcher m = DURATION.matcher(value.trim().toLowerCase(Locale.ROOT));
-        if (!m.matches()) {
-            throw new IllegalArgumentException("not a duration (e.g. 500ms, 2s, 2m, 1h): '" + value + "'");
-        }
-        long n = Long.parseLong(m.group(1));
-        return switch (m.group(2)) {
-            case "ms" -> Duration.ofMillis(n);
-            case "s" -> Duration.ofSeconds(n);
-            case "m" -> Duration.ofMinutes(n);
-            default -> Duration.ofHours(n);
-        };
     }
 
     /** Parses {@code 1048576}, {@code 64k}, {@code 64m}, {@code 1g} (binary units). */

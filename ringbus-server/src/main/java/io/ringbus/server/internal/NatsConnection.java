@@ -8,12 +8,14 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.ringbus.core.Backoff;
 import io.ringbus.core.Client;
 import io.ringbus.core.ExecutionMode;
 import io.ringbus.core.Headers;
 import io.ringbus.core.MessageHandler;
 import io.ringbus.core.Scope;
 import io.ringbus.core.ScopeViolationException;
+import io.ringbus.core.Subject;
 import io.ringbus.core.SubscribeOptions;
 import io.ringbus.core.Subscription;
 import io.ringbus.server.ServerConfig;
@@ -48,22 +50,17 @@ import java.util.concurrent.TimeUnit;
  */
 final class NatsConnection extends ChannelInboundHandlerAdapter implements ProtocolHandler {
     private static final Logger LOG = LoggerFactory.getLogger(NatsConnection.class);
-    private static final ByteBuf PONG = Unpooled.unreleasableBuffer(
-            Unpooled.directBuffer(6).writeBytes("PONG\r\n".getBytes(StandardCharsets.US_ASCII))).asReadOnly();
-    private static final ByteBuf PING = Unpooled.unreleasableBuffer(
-            Unpooled.directBuffer(6).writeBytes("PING\r\n".getBytes(StandardCharsets.US_ASCII))).asReadOnly();
-    private static final byte[] OK_BYTES = "+OK\r\n".getBytes(StandardCharsets.US_ASCII);
-    private static final long MIN_RETRY_NANOS = 20_000;
     /** How long a closing -ERR may take to write before the socket is closed anyway. */
     private static final long CLOSE_DEADLINE_MILLIS = 1_000;
-    private static final long MAX_RETRY_NANOS = 2_000_000;
+    /** Read pauses while the broker is full or a subscriber stalls: 20 us, doubling to 2 ms. */
+    private static final Backoff PAUSE_NANOS = new Backoff(20_000, 2_000_000);
     /**
      * Payloads at least this large are copied out of the input only when someone may receive
      * them: a route probe costs less than the copy (smaller ones are copied without asking).
      */
     private static final int COPY_CHECK_BYTES = 256;
-    /** Retry ceiling while waiting for the input budget: many connections may wait at once. */
-    private static final long MAX_INPUT_RETRY_NANOS = 50_000_000;
+    /** Read pauses while waiting for the input budget, up to 50 ms: many connections may wait at once. */
+    private static final Backoff INPUT_PAUSE_NANOS = new Backoff(PAUSE_NANOS.initial(), 50_000_000);
     /** Incomplete input a connection may always hold; above it, it waits while the input budget is spent. */
     private static final int SMALL_INPUT = 64 << 10;
     /** How long the holder of the input overdraft may receive nothing before a waiting connection takes it. */
@@ -98,7 +95,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private boolean pubAcked;
     /** Reading stopped because our own writes (PONG, +OK, -ERR) are not being read by the client. */
     private boolean outputBlocked;
-    private long retryNanos = MIN_RETRY_NANOS;
+    private long retryNanos = PAUSE_NANOS.initial();
     private boolean needsFlush;
     private int pingsOut;
     private long pingSentNanos;
@@ -307,7 +304,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         if (mustWaitForInputBudget()) {
             // Many clients hold large incomplete messages: this one waits until others complete
             // theirs (its data is kept; TCP slows it meanwhile).
-            pause(MAX_INPUT_RETRY_NANOS);
+            pause(INPUT_PAUSE_NANOS);
         }
         flushIfNeeded();
         if (!channel.isWritable() && !closing && !outputBlocked) {
@@ -320,17 +317,18 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
 
     /** The broker was full, or a subscriber stalls: stop reading, retry later. */
     private void pause() {
-        pause(MAX_RETRY_NANOS);
+        pause(PAUSE_NANOS);
     }
 
-    private void pause(long maxRetryNanos) {
+    /** Stops reading and retries after {@link #retryNanos}, which grows by {@code backoff} (up to its max). */
+    private void pause(Backoff backoff) {
         if (!paused) {
             paused = true;
             channel.config().setAutoRead(false);
             server.counters.publishPauses.increment();
         }
         channel.eventLoop().schedule(this::resume, retryNanos, TimeUnit.NANOSECONDS);
-        retryNanos = Math.min(retryNanos * 2, maxRetryNanos);
+        retryNanos = backoff.next(retryNanos);
     }
 
     private void resume() {
@@ -342,7 +340,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         pingsOut = 0;
         parseInput();
         if (!paused && !outputBlocked) {
-            retryNanos = MIN_RETRY_NANOS;
+            retryNanos = PAUSE_NANOS.initial();
             channel.config().setAutoRead(true);
         }
     }
@@ -669,7 +667,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             outbound.enqueuePong();
             return;
         }
-        channel.write(PONG.duplicate(), channel.voidPromise());
+        channel.write(NatsProtocol.PONG_BUFFER.duplicate(), channel.voidPromise());
         needsFlush = true;
     }
 
@@ -705,7 +703,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
 
     private void ok() {
         if (options.verbose() && !closing) {
-            reply(OK_BYTES);
+            reply(NatsProtocol.OK);
         }
     }
 
@@ -735,7 +733,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
 
     private void sendError(String text) {
         if (!closing) {
-            reply(("-ERR '" + text + "'\r\n").getBytes(StandardCharsets.UTF_8));
+            reply(NatsProtocol.err(text));
         }
     }
 
@@ -746,7 +744,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         closing = true;
         parser.close();
         channel.config().setAutoRead(false);
-        channel.writeAndFlush(Unpooled.copiedBuffer("-ERR '" + error.text() + "'\r\n", StandardCharsets.UTF_8))
+        channel.writeAndFlush(Unpooled.wrappedBuffer(NatsProtocol.err(error.text())))
                 .addListener(f -> channel.close());
         // A client that does not read would hold the write, and the socket, forever.
         channel.eventLoop().schedule(() -> channel.close(), CLOSE_DEADLINE_MILLIS, TimeUnit.MILLISECONDS);
@@ -775,39 +773,11 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private void noResponders(String replyTo) {
         for (Iterator<Map.Entry<String, Subscription>> it = subscriptions.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<String, Subscription> entry = it.next();
-            if (entry.getValue().isActive() && matches(entry.getValue().pattern(), replyTo)) {
-                byte[] block = Outbound.encodeHeaders(Headers.EMPTY, "503");
-                byte[] reply = SubjectCodec.encode(replyTo);
-                byte[] sid = SubjectCodec.encode(entry.getKey());
-                String sizes = " " + block.length + " " + block.length + "\r\n";
-                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(64 + reply.length + sid.length);
-                out.writeBytes("HMSG ".getBytes(StandardCharsets.US_ASCII));
-                out.writeBytes(reply);
-                out.write(' ');
-                out.writeBytes(sid);
-                out.writeBytes(sizes.getBytes(StandardCharsets.US_ASCII));
-                out.writeBytes(block);
-                out.write('\r');
-                out.write('\n');
-                reply(out.toByteArray());
+            if (entry.getValue().isActive() && Subject.matchesVerbatim(entry.getValue().pattern(), replyTo)) {
+                reply(Outbound.encodeStatusMessage(replyTo, SubjectCodec.encode(entry.getKey()), "503"));
                 return;
             }
         }
-    }
-
-    /** NATS wildcard match of a literal subject against a pattern; both already valid. */
-    private static boolean matches(String pattern, String subject) {
-        String[] p = pattern.split("\\.", -1);
-        String[] s = subject.split("\\.", -1);
-        for (int i = 0; i < p.length; i++) {
-            if (p[i].equals(">")) {
-                return s.length > i;
-            }
-            if (i >= s.length || (!p[i].equals("*") && !p[i].equals(s[i]))) {
-                return false;
-            }
-        }
-        return p.length == s.length;
     }
 
     // ------------------------------------------------------------ monitoring
@@ -847,7 +817,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         }
         pingsOut++;
         pingSentNanos = System.nanoTime();
-        channel.writeAndFlush(PING.duplicate(), channel.voidPromise());
+        channel.writeAndFlush(NatsProtocol.PING_BUFFER.duplicate(), channel.voidPromise());
     }
 
     private void authTimeout() {

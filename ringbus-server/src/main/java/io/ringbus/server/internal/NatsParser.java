@@ -1,6 +1,7 @@
 package io.ringbus.server.internal;
 
 import io.netty.buffer.ByteBuf;
+import io.ringbus.server.ServerConfig;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -37,7 +38,10 @@ import java.util.Arrays;
  * subject, reply-to, queue-group, sid = 1*(any octet but SP, HTAB, LF)
  * </pre>
  * Verbs are case-insensitive and must be followed by {@code sep} or {@code eol} (PING and PONG by anything). The control line
- * (verb up to, not including, {@code eol}) is at most {@code maxControlLine} octets. The payload
+ * (verb up to, not including, {@code eol}) is at most {@code maxControlLine} octets (the server
+ * passes {@link ServerConfig#MAX_CONTROL_LINE}; its payload limit defaults to
+ * {@link ServerConfig#DEFAULT_MAX_PAYLOAD}). The lines the server writes are in
+ * {@link NatsProtocol}. The payload
  * terminator must be exactly CRLF (as in nats-server). Token contents are not checked here: the
  * connection validates subjects against the broker. Tokens are byte strings, decoded one to one
  * by {@link SubjectCodec} (no two byte strings give the same String).
@@ -67,12 +71,8 @@ import java.util.Arrays;
  * may be called from any thread and applies to operations decoded after it.
  */
 public final class NatsParser {
-    /** Default maximum control line length, in octets, as nats-server. */
-    public static final int MAX_CONTROL_LINE_DEFAULT = 4096;
     /** Largest {@code maxControlLine} accepted by the constructor. */
     public static final int MAX_CONTROL_LINE_LIMIT = 1 << 20;
-    /** Default maximum payload (headers included), in octets, as nats-server. */
-    public static final int MAX_PAYLOAD_DEFAULT = 1 << 20;
     /** Most digits in a size field; more is a parser error (as nats-server), so sizes fit an int. */
     public static final int MAX_SIZE_DIGITS = 9;
     /** Largest size a size field can express, hence the largest useful {@code maxPayload}. */

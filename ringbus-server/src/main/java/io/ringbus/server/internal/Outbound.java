@@ -5,6 +5,7 @@ import io.netty.channel.Channel;
 import io.ringbus.core.Headers;
 import io.ringbus.core.Message;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +44,6 @@ final class Outbound {
     private static final int INITIAL_BUFFER_BYTES = 512;
     private static final short CRLF_SHORT = ('\r' << 8) | '\n';
     private static final byte[] EMPTY = new byte[0];
-    private static final byte[] PONG = {'P', 'O', 'N', 'G', '\r', '\n'};
 
     private final Channel channel;
     private final ServerCounters counters;
@@ -205,7 +205,7 @@ final class Outbound {
      * answered after the messages its earlier PUBs delivered to it, as nats-server does.
      */
     void enqueuePong() {
-        enqueueControl(PONG);
+        enqueueControl(NatsProtocol.PONG);
     }
 
     /**
@@ -469,6 +469,32 @@ final class Outbound {
             return EMPTY;
         }
         return payload.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Encodes a status message without payload, such as no-responders' 503:
+     * {@code HMSG <subject> <sid> <#header bytes> <#header bytes>\r\nNATS/1.0 <status>\r\n\r\n\r\n}.
+     * Rare (one per request nobody answers), so it is built on its own, not in {@link #encode}.
+     *
+     * @param subject the subject it is sent to (the request's reply subject)
+     * @param sid     the subscription id it is delivered on
+     * @param status  the status code, such as {@code "503"}
+     * @return the whole message, to hand to {@link #enqueueControl}
+     */
+    static byte[] encodeStatusMessage(String subject, byte[] sid, String status) {
+        byte[] block = encodeHeaders(Headers.EMPTY, status);
+        byte[] to = SubjectCodec.encode(subject);
+        String sizes = " " + block.length + " " + block.length + "\r\n";
+        ByteArrayOutputStream out = new ByteArrayOutputStream(64 + to.length + sid.length);
+        out.writeBytes("HMSG ".getBytes(StandardCharsets.US_ASCII));
+        out.writeBytes(to);
+        out.write(' ');
+        out.writeBytes(sid);
+        out.writeBytes(sizes.getBytes(StandardCharsets.US_ASCII));
+        out.writeBytes(block);
+        out.write('\r');
+        out.write('\n');
+        return out.toByteArray();
     }
 
     /**

@@ -3,6 +3,7 @@ package io.ringbus.server.internal;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.ringbus.server.ServerConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -123,7 +124,7 @@ class NatsParserFuzzTest {
                     default -> mutate(validStream());
                 };
                 int maxControlLine = random.nextInt(3) == 0 ? 4096 : random.nextInt(1, 80);
-                int maxPayload = random.nextInt(3) == 0 ? NatsParser.MAX_PAYLOAD_DEFAULT : random.nextInt(0, 48);
+                int maxPayload = random.nextInt(3) == 0 ? ServerConfig.DEFAULT_MAX_PAYLOAD : random.nextInt(0, 48);
                 try {
                     check(input, maxControlLine, maxPayload);
                 } catch (AssertionError | RuntimeException e) {

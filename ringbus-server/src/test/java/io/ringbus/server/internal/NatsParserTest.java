@@ -2,6 +2,7 @@ package io.ringbus.server.internal;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.ringbus.server.ServerConfig;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -81,7 +82,7 @@ class NatsParserTest {
     }
 
     private static List<String> parseAll(String stream) {
-        return parseAll(new NatsParser(NatsParser.MAX_CONTROL_LINE_DEFAULT, NatsParser.MAX_PAYLOAD_DEFAULT), stream);
+        return parseAll(new NatsParser(ServerConfig.MAX_CONTROL_LINE, ServerConfig.DEFAULT_MAX_PAYLOAD), stream);
     }
 
     private static List<String> parseAll(NatsParser parser, String stream) {
@@ -472,8 +473,8 @@ class NatsParserTest {
             .hasMessageContaining("maxPayload=-1");
         assertThatThrownBy(() -> new NatsParser(10, 10).setMaxPayload(NatsParser.MAX_SIZE + 1))
             .hasMessageContaining("maxPayload=" + (NatsParser.MAX_SIZE + 1));
-        assertThat(new NatsParser(NatsParser.MAX_CONTROL_LINE_DEFAULT, NatsParser.MAX_PAYLOAD_DEFAULT).maxControlLine())
+        assertThat(new NatsParser(ServerConfig.MAX_CONTROL_LINE, ServerConfig.DEFAULT_MAX_PAYLOAD).maxControlLine())
             .isEqualTo(4096);
-        assertThat(NatsParser.MAX_PAYLOAD_DEFAULT).isEqualTo(1024 * 1024);
+        assertThat(ServerConfig.DEFAULT_MAX_PAYLOAD).isEqualTo(1024 * 1024);
     }
 }

@@ -30,7 +30,8 @@ public final class DatabaseOptions {
     private String table;
 
     @Option(names = "--connect-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "how long to wait for a connection (default: ${DEFAULT-VALUE})", defaultValue = "5s")
+            description = "how long to wait for a connection (default: ${DEFAULT-VALUE}); " + DurationConverter.GRAMMAR,
+            defaultValue = "5s")
     private Duration connectTimeout;
 
     /** Creates the options (picocli fills them in). */

@@ -1,18 +1,17 @@
 package io.ringbus.outbox.internal.cli;
 
+import io.ringbus.core.Durations;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
-import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine;
 
 /**
- * Reads a duration option: a whole number with a unit, {@code ms}, {@code s}, {@code m} or
- * {@code h} ({@code 500ms}, {@code 2s}), or ISO-8601 ({@code PT0.5S}).
+ * Reads a duration option in ringbus's one duration grammar, {@link Durations} ({@code 500ms},
+ * {@code 2s}, {@code 1m}, {@code 1h}, {@code PT0.5S}; see docs/core.md, "Durations"): only
+ * delegates, and turns a refusal into picocli's usage error.
  */
 public final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
-    private static final Pattern WITH_UNIT = Pattern.compile("(\\d{1,12})(ms|s|m|h)");
+    /** The grammar in one line, for the help text of duration options. */
+    static final String GRAMMAR = "a duration such as 500ms, 2s, 1m, 1h or PT0.5S (docs/core.md#durations)";
 
     /** Creates the converter (picocli instantiates it). */
     public DurationConverter() {
@@ -20,21 +19,10 @@ public final class DurationConverter implements CommandLine.ITypeConverter<Durat
 
     @Override
     public Duration convert(String value) {
-        String text = value.strip().toLowerCase(Locale.ROOT);
-        Matcher matcher = WITH_UNIT.matcher(text);
-        if (matcher.matches()) {
-            long amount = Long.parseLong(matcher.group(1));
-            return switch (matcher.group(2)) {
-                case "ms" -> Duration.ofMillis(amount);
-                case "s" -> Duration.ofSeconds(amount);
-                case "m" -> Duration.ofMinutes(amount);
-                default -> Duration.ofHours(amount);
-            };
-        }
         try {
-            return Duration.parse(value.strip());
-        } catch (DateTimeParseException e) {
-            throw new CommandLine.TypeConversionException("not a duration (e.g. 500ms, 2s, 1m, PT0.5S): '" + value + "'");
+            return Durations.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.TypeConversionException(e.getMessage());
         }
     }
 }

@@ -70,7 +70,7 @@ public final class RelayCommand extends OutboxCommand {
 
     @Option(names = "--poll-interval", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "how long an idle relay waits before looking again (default: 1s on PostgreSQL, which"
-                    + " also wakes on NOTIFY; 100ms on H2)")
+                    + " also wakes on NOTIFY; 100ms on H2); " + DurationConverter.GRAMMAR)
     private Duration pollInterval;
 
     @Option(names = "--max-attempts", paramLabel = "N", defaultValue = "10",
