@@ -30,13 +30,13 @@ final class StressBroker {
     }
 
     /**
-     * A WORKER subscriber whose drainers are handed to {@code executor}, with the smallest buffer (2).
+     * A WORKER subscriber whose drainers are handed to {@code executor}, with a buffer of 4 messages.
      *
      * @param ordered {@code true}: one drainer at a time; {@code false}: up to 2
      */
     static BufferedSubscriber buffered(Executor executor, boolean ordered, MessageHandler handler) {
         SubscribeOptions options = SubscribeOptions.defaults().mode(ExecutionMode.WORKER).ordered(ordered)
-                .maxConcurrency(2).bufferSize(2);
+                .maxConcurrency(2).bufferSize(4);
         return new BufferedSubscriber(BROKER, 1, PATTERN, Scope.PRIVATE, options, handler, 0, NO_LIMIT_NANOS,
                 executor, false, null);
     }
