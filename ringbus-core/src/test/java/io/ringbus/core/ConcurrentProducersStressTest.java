@@ -1,5 +1,6 @@
 package io.ringbus.core;
 
+import io.ringbus.testkit.Await;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

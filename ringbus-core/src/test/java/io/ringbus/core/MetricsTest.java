@@ -1,5 +1,6 @@
 package io.ringbus.core;
 
+import io.ringbus.testkit.Await;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;

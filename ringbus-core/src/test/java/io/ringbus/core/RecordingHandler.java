@@ -1,5 +1,6 @@
 package io.ringbus.core;
 
+import io.ringbus.testkit.Await;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;

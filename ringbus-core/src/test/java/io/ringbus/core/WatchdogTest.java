@@ -1,5 +1,6 @@
 package io.ringbus.core;
 
+import io.ringbus.testkit.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

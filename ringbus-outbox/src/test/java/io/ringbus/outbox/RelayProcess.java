@@ -1,5 +1,6 @@
 package io.ringbus.outbox;
 
+import io.ringbus.testkit.Await;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -53,7 +54,7 @@ final class RelayProcess implements AutoCloseable {
      */
     static RelayProcess startWithSink(String name, List<String> sinkArgs, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
-                "-Xmx256m", "-XX:+UseSerialGC", "-cp", childClassPath(),
+                "-Xmx256m", "-XX:+UseSerialGC", "-cp", io.ringbus.testkit.ChildJvm.classPath(),
                 OutboxMain.class.getName(), "relay"));
         command.addAll(sinkArgs);
         command.addAll(List.of("--name", name));
@@ -150,14 +151,5 @@ final class RelayProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         Files.deleteIfExists(stderr);
-    }
-
-    /**
-     * The test JVM's module path and class path as one class path: the tests run inside the module
-     * (surefire's module path), the child runs the same jars unnamed.
-     */
-    private static String childClassPath() {
-        return java.util.stream.Stream.of(System.getProperty("jdk.module.path"), System.getProperty("java.class.path"))
-                .filter(p -> p != null && !p.isEmpty()).collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
     }
 }

@@ -1,5 +1,6 @@
 package io.ringbus.outbox;
 
+import io.ringbus.testkit.Await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -49,7 +49,7 @@ final class ForkedServer implements AutoCloseable {
                 "-Xmx" + heap, "-XX:MaxDirectMemorySize=" + heap,
                 // The test classpath logs at WARN; the start line (with the ports) is INFO.
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
-                "-cp", childClassPath(),
+                "-cp", io.ringbus.testkit.ChildJvm.classPath(),
                 "io.ringbus.server.RingbusServerMain", "--host", "127.0.0.1", "--port", "0", "--http-port", "0"));
         command.addAll(List.of(args));
         try {
@@ -146,14 +146,5 @@ final class ForkedServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /**
-     * The test JVM's module path and class path as one class path: the tests run inside the module
-     * (surefire's module path), the child runs the same jars unnamed.
-     */
-    private static String childClassPath() {
-        return java.util.stream.Stream.of(System.getProperty("jdk.module.path"), System.getProperty("java.class.path"))
-                .filter(p -> p != null && !p.isEmpty()).collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
     }
 }

@@ -1,5 +1,6 @@
 package io.ringbus.server;
 
+import io.ringbus.testkit.Await;
 import com.sun.management.UnixOperatingSystemMXBean;
 import io.nats.client.Connection;
 import io.nats.client.Message;

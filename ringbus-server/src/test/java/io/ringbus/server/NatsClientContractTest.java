@@ -1,5 +1,6 @@
 package io.ringbus.server;
 
+import io.ringbus.testkit.Await;
 import io.ringbus.core.Broker;
 import io.ringbus.core.Scope;
 import org.junit.jupiter.api.AfterEach;

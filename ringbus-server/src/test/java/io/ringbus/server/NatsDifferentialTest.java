@@ -1,5 +1,6 @@
 package io.ringbus.server;
 
+import io.ringbus.testkit.Await;
 import io.nats.client.support.JsonParser;
 import io.nats.client.support.JsonValue;
 import io.ringbus.core.Scope;

@@ -1,5 +1,6 @@
 package io.ringbus.server;
 
+import io.ringbus.testkit.Await;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
 import io.nats.client.Nats;

@@ -1,5 +1,6 @@
 package io.ringbus.server;
 
+import io.ringbus.testkit.Await;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
