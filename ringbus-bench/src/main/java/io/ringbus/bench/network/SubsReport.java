@@ -35,6 +35,7 @@ record SubsReport(int connections, List<ServerSubs> servers) {
             return result == null ? null : result.route();
         }
 
+        /** @return whether natsload ran and its routing measurement verified */
         boolean routeVerified() {
             return route() != null && route().verified();
         }
