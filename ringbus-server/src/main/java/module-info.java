@@ -19,6 +19,7 @@ module io.ringbus.server {
     requires io.netty.transport;
     requires io.netty.transport.classes.epoll;
     requires io.netty.transport.unix.common;
+    requires com.fasterxml.jackson.core;
     requires java.management;
     requires jdk.management;
     requires transitive micrometer.core;

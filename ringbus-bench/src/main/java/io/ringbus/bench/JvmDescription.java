@@ -23,18 +23,19 @@ public record JvmDescription(String vmName, String version, String vendor, int c
         return "JVM: " + vmName + " " + version + " (" + vendor + "), cores: " + cores + ", max heap: " + maxHeapMiB + " MiB";
     }
 
+    /** @return the JVM part of this description, as the results documents hold it (cores sit beside it) */
+    public Vm vm() {
+        return new Vm(vmName, version, vendor, maxHeapMiB);
+    }
+
     /**
-     * Writes this description as members of the current JSON object.
+     * The {@code jvm} object of every results document.
      *
-     * @param json a writer positioned inside an object
+     * @param vmName     {@code java.vm.name}
+     * @param version    {@code java.runtime.version}
+     * @param vendor     {@code java.vm.vendor}
+     * @param maxHeapMiB {@link Runtime#maxMemory()} in MiB
      */
-    public void writeMembers(JsonWriter json) {
-        json.name("jvm").beginObject()
-                .name("vmName").value(vmName)
-                .name("version").value(version)
-                .name("vendor").value(vendor)
-                .name("maxHeapMiB").value(maxHeapMiB)
-                .endObject();
-        json.name("cores").value(cores);
+    public record Vm(String vmName, String version, String vendor, long maxHeapMiB) {
     }
 }

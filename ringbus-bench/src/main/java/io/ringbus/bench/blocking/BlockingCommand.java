@@ -2,6 +2,7 @@ package io.ringbus.bench.blocking;
 
 import io.ringbus.bench.HumanDurationConverter;
 import io.ringbus.bench.JvmDescription;
+import io.ringbus.bench.ResultsJson;
 import io.ringbus.bench.chart.ResultCharts;
 import io.ringbus.core.ExecutionMode;
 import picocli.CommandLine.Command;
@@ -124,7 +125,7 @@ public final class BlockingCommand implements Callable<Integer> {
             System.out.println(report.burstTable());
         }
         if (json != null) {
-            Files.writeString(json, report.json(), StandardCharsets.UTF_8);
+            Files.writeString(json, ResultsJson.write(report.document()), StandardCharsets.UTF_8);
             System.out.println("JSON written to " + json);
             System.out.println("chart written to " + ResultCharts.writeBeside(json));
         }

@@ -1,11 +1,11 @@
 package io.ringbus.bench.blocking;
 
 import io.ringbus.bench.HumanDurationConverter;
-import io.ringbus.bench.JsonWriter;
 import io.ringbus.bench.JvmDescription;
 import io.ringbus.bench.TextTable;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -55,45 +55,22 @@ public record BlockingReport(JvmDescription jvm, Duration sendInterval, Duration
                 + " ideal = messages x latency / concurrency\n" + table.render();
     }
 
-    /** @return both tables' data and the run's description, as JSON */
-    public String json() {
-        JsonWriter json = new JsonWriter().beginObject();
-        json.name("scenario").value("blocking");
-        jvm.writeMembers(json);
-        json.name("steady").beginObject()
-                .name("sendIntervalMs").value(sendInterval.toNanos() / 1e6)
-                .name("blockMs").value(block.toNanos() / 1e6)
-                .name("ringSize").value(ringSize)
-                .name("results").beginArray();
+    /** @return both tables' data and the run's description, as the results document */
+    public BlockingResults document() {
+        List<BlockingResults.SteadyRow> steadyRows = new ArrayList<>();
         for (SteadyResult r : steady) {
-            json.beginObject()
-                    .name("receiver").value(r.setup().label())
-                    .name("windowMs").value(r.window().toMillis())
-                    .name("sent").value(r.sent())
-                    .name("received").value(r.received())
-                    .name("sentPerMinute").value(r.sentPerMinute())
-                    .name("receivedPerMinute").value(r.receivedPerMinute())
-                    .name("scheduledPerMinute").value(r.scheduledPerMinute())
-                    .name("maxPublishMs").value(r.maxPublishMillis())
-                    .name("senderSlowed").value(r.senderSlowed())
-                    .endObject();
+            steadyRows.add(new BlockingResults.SteadyRow(r.setup().label(), r.window().toMillis(), r.sent(), r.received(),
+                    r.sentPerMinute(), r.receivedPerMinute(), r.scheduledPerMinute(), r.maxPublishMillis(),
+                    r.senderSlowed()));
         }
-        json.endArray().endObject();
-        json.name("burst").beginArray();
+        List<BlockingResults.Burst> burstRows = new ArrayList<>();
         for (BurstResult r : burst) {
-            json.beginObject()
-                    .name("handler").value(r.setup().label())
-                    .name("mode").value(r.setup().mode().name())
-                    .name("concurrency").value(r.setup().concurrency())
-                    .name("latencyMs").value(r.latency().toNanos() / 1e6)
-                    .name("messages").value(r.messages())
-                    .name("timeMs").value(r.millis())
-                    .name("idealMs").value(r.idealMillis())
-                    .name("efficiency").value(r.efficiency())
-                    .name("messagesPerSecond").value(r.messagesPerSecond())
-                    .endObject();
+            burstRows.add(new BlockingResults.Burst(r.setup().label(), r.setup().mode().name(), r.setup().concurrency(),
+                    r.latency().toNanos() / 1e6, r.messages(), r.millis(), r.idealMillis(), r.efficiency(),
+                    r.messagesPerSecond()));
         }
-        return json.endArray().endObject().toJson();
+        return new BlockingResults(BlockingResults.SCENARIO, jvm.vm(), jvm.cores(), new BlockingResults.Steady(
+                sendInterval.toNanos() / 1e6, block.toNanos() / 1e6, ringSize, steadyRows), burstRows);
     }
 
     private static String fmt(String format, double value) {

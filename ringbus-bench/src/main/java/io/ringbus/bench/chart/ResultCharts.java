@@ -1,6 +1,15 @@
 package io.ringbus.bench.chart;
 
-import io.ringbus.bench.JsonReader;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.ringbus.bench.JvmDescription;
+import io.ringbus.bench.ResultsJson;
+import io.ringbus.bench.blocking.BlockingResults;
+import io.ringbus.bench.jmh.JmhRun;
+import io.ringbus.bench.network.NetworkResults;
+import io.ringbus.bench.network.SoakResults;
+import io.ringbus.bench.network.SubsResults;
+import io.ringbus.bench.outbox.OutboxResults;
+import io.ringbus.bench.seed.SeedResults;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,13 +20,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 
 /**
  * Draws a results file of the scenario runner as a bar chart. The chart is made from the JSON,
  * never from the in-memory results, so that {@code chart FILE} on a committed result draws exactly
- * what the run drew. Knows the {@code seed}, {@code blocking}, {@code network} (comparison and
- * overload) and {@code outbox} documents, and JMH's own JSON array ({@code jmh -rf json}).
+ * what the run drew. Knows the results records ({@link SeedResults}, {@link BlockingResults},
+ * {@link NetworkResults} (comparison and overload), {@link SubsResults}, {@link SoakResults},
+ * {@link OutboxResults}) and JMH's own JSON array ({@code jmh -rf json}, {@link JmhRun}).
+ * Stateless and thread-safe.
  */
 public final class ResultCharts {
     private ResultCharts() {
@@ -34,7 +46,7 @@ public final class ResultCharts {
     public static Path writeBeside(Path json) throws IOException {
         Object doc;
         try {
-            doc = JsonReader.parse(Files.readString(json, StandardCharsets.UTF_8));
+            doc = read(Files.readString(json, StandardCharsets.UTF_8));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(e.getMessage() + ", file=" + json, e);
         }
@@ -54,54 +66,100 @@ public final class ResultCharts {
     }
 
     /**
-     * @param doc a parsed results document
+     * Reads a results document into its record, chosen by its {@code scenario} member (an array is JMH's).
+     *
+     * @param json the text of a results file
+     * @return a {@link SeedResults}, {@link BlockingResults}, {@link NetworkResults}, {@link SubsResults},
+     *         {@link SoakResults}, {@link OutboxResults}, or a {@code List} of {@link JmhRun}
+     * @throws IllegalArgumentException when the text is not JSON, names no known scenario, or does not fit
+     *                                  its record (an unknown member included)
+     */
+    public static Object read(String json) {
+        JsonNode tree = ResultsJson.tree(json);
+        if (tree.isArray()) {
+            try {
+                return List.of(ResultsJson.read(tree, JmhRun[].class));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("not a JMH result: an array of benchmarks with a primaryMetric"
+                        + " expected: " + e.getMessage(), e);
+            }
+        }
+        JsonNode scenario = tree.get("scenario");
+        String name = scenario == null || !scenario.isTextual() ? String.valueOf(scenario) : scenario.asText();
+        Class<?> type = switch (name) {
+            case SeedResults.SCENARIO -> SeedResults.class;
+            case BlockingResults.SCENARIO -> BlockingResults.class;
+            case NetworkResults.SCENARIO -> NetworkResults.class;
+            case SubsResults.SCENARIO -> SubsResults.class;
+            case SoakResults.SCENARIO -> SoakResults.class;
+            case OutboxResults.SCENARIO -> OutboxResults.class;
+            default -> throw new IllegalArgumentException(
+                    "not a ringbus-bench result (seed, blocking, network, subs, soak or outbox): scenario=" + name);
+        };
+        return ResultsJson.read(tree, type);
+    }
+
+    /**
+     * @param doc a results document as {@link #read} returns it
      * @return its chart
-     * @throws IllegalArgumentException when the document is no result this class knows
+     * @throws IllegalArgumentException when the document is no result this class knows, or has nothing to draw
      */
     public static SvgBarChart chart(Object doc) {
-        if (doc instanceof List<?> list) {
-            return jmh(list);
+        String scenario;
+        SvgBarChart chart;
+        switch (doc) {
+            case List<?> list -> {
+                return jmh(list);
+            }
+            case SeedResults d -> {
+                scenario = d.scenario();
+                chart = seed(d);
+            }
+            case BlockingResults d -> {
+                scenario = d.scenario();
+                chart = blocking(d);
+            }
+            case NetworkResults d -> {
+                scenario = d.scenario();
+                chart = network(d);
+            }
+            case SubsResults d -> {
+                scenario = d.scenario();
+                chart = subs(d);
+            }
+            case SoakResults d -> {
+                scenario = d.scenario();
+                chart = soak(d);
+            }
+            case OutboxResults d -> {
+                scenario = d.scenario();
+                chart = outbox(d);
+            }
+            case null, default -> throw new IllegalArgumentException("not a ringbus-bench result: document=" + doc);
         }
-        if (!(doc instanceof Map<?, ?> map)) {
-            throw new IllegalArgumentException("not a ringbus-bench result: top-level value=" + doc);
-        }
-        Object scenario = map.get("scenario");
-        SvgBarChart chart = switch (String.valueOf(scenario)) {
-            case "seed" -> seed(map);
-            case "blocking" -> blocking(map);
-            case "network" -> network(map);
-            case "outbox" -> outbox(map);
-            case "subs" -> subs(map);
-            case "soak" -> soak(map);
-            default -> throw new IllegalArgumentException(
-                    "not a ringbus-bench result (seed, blocking, network, subs, soak or outbox): scenario=" + scenario);
-        };
         if (chart.isEmpty()) {
             throw new IllegalArgumentException("the result has no rows to draw: scenario=" + scenario);
         }
         return chart;
     }
 
-    private static SvgBarChart seed(Map<?, ?> doc) {
-        Map<?, ?> w = map(doc, "workload");
+    private static SvgBarChart seed(SeedResults doc) {
+        SeedResults.Workload w = doc.workload() != null ? doc.workload() : new SeedResults.Workload(0, 0, 0, 0, 0);
         SvgBarChart chart = new SvgBarChart("ringbus seed scenario: dispatch throughput", List.of(
-                String.format(Locale.ROOT, "%.0f producers x %,.0f events over %.0f subjects x %.0f subscribers;"
-                                + " wait strategy %s; median of %.0f rounds", num(w, "producers"),
-                        num(w, "eventsPerProducer"), num(w, "subjects"), num(w, "subscribersPerSubject"),
-                        str(doc, "waitStrategy"), num(doc, "rounds")),
-                jvm(doc)));
-        String baseline = str(doc, "baseline");
+                String.format(Locale.ROOT, "%d producers x %,d events over %d subjects x %d subscribers;"
+                                + " wait strategy %s; median of %d rounds", w.producers(), w.eventsPerProducer(),
+                        w.subjects(), w.subscribersPerSubject(), str(doc.waitStrategy()), doc.rounds()),
+                jvm(doc.jvm(), doc.cores())));
+        String baseline = str(doc.baseline());
         SvgBarChart.Panel panel = chart.panel("million dispatches per second (higher is better)", "M dispatches/s");
         double baselineValue = Double.NaN;
-        for (Object o : list(doc, "contenders")) {
-            Map<?, ?> c = (Map<?, ?>) o;
-            double value = num(c, "millionDispatchesPerSecond");
-            panel.row(str(c, "name"), value);
-            Object ratio = c.get("ratioToBaseline");
-            if (ratio instanceof Double r) {
-                panel.note(String.format(Locale.ROOT, "%.2fx %s", r, baseline));
+        for (SeedResults.Contender c : list(doc.contenders())) {
+            double value = c.millionDispatchesPerSecond();
+            panel.row(str(c.name()), value);
+            if (c.ratioToBaseline() != null) {
+                panel.note(String.format(Locale.ROOT, "%.2fx %s", c.ratioToBaseline(), baseline));
             }
-            if (str(c, "name").equals(baseline)) {
+            if (str(c.name()).equals(baseline)) {
                 baselineValue = value;
             }
         }
@@ -109,125 +167,121 @@ public final class ResultCharts {
         return chart;
     }
 
-    private static SvgBarChart blocking(Map<?, ?> doc) {
-        Map<?, ?> steady = map(doc, "steady");
-        SvgBarChart chart = new SvgBarChart("ringbus blocking handlers per execution mode", List.of(jvm(doc)));
-        List<?> results = list(steady, "results");
+    private static SvgBarChart blocking(BlockingResults doc) {
+        BlockingResults.Steady steady = doc.steady();
+        SvgBarChart chart = new SvgBarChart("ringbus blocking handlers per execution mode",
+                List.of(jvm(doc.jvm(), doc.cores())));
+        List<BlockingResults.SteadyRow> results = steady == null ? List.of() : list(steady.results());
         if (!results.isEmpty()) {
             SvgBarChart.Panel panel = chart.panel(String.format(Locale.ROOT,
                     "steady sender (seed 001): messages received per minute, handler blocks %.0f ms, one send every %.0f ms",
-                    num(steady, "blockMs"), num(steady, "sendIntervalMs")), "received/min");
+                    steady.blockMs(), steady.sendIntervalMs()), "received/min");
             double scheduled = Double.NaN;
-            for (Object o : results) {
-                Map<?, ?> r = (Map<?, ?>) o;
-                panel.row(str(r, "receiver"), num(r, "receivedPerMinute"));
-                if (Boolean.TRUE.equals(r.get("senderSlowed"))) {
+            for (BlockingResults.SteadyRow r : results) {
+                panel.row(str(r.receiver()), r.receivedPerMinute());
+                if (r.senderSlowed()) {
                     panel.note("sender slowed by backpressure");
                 }
-                scheduled = num(r, "scheduledPerMinute");
+                scheduled = r.scheduledPerMinute();
             }
             panel.reference("sender's schedule = 1x", scheduled).ratioAxis();
         }
-        List<?> burst = list(doc, "burst");
+        List<BlockingResults.Burst> burst = list(doc.burst());
         if (!burst.isEmpty()) {
             SvgBarChart.Panel panel = chart.panel("burst (seeds 002/004): efficiency = ideal time / measured time"
                     + " (1 = ideal)", "efficiency");
-            for (Object o : burst) {
-                Map<?, ?> r = (Map<?, ?>) o;
-                panel.row(str(r, "handler") + ", blocks " + millis(num(r, "latencyMs")), num(r, "efficiency"));
-                panel.note(String.format(Locale.ROOT, "%,.0f ms for %,.0f messages", num(r, "timeMs"), num(r, "messages")));
+            for (BlockingResults.Burst r : burst) {
+                panel.row(str(r.handler()) + ", blocks " + millis(r.latencyMs()), r.efficiency());
+                panel.note(String.format(Locale.ROOT, "%,.0f ms for %,d messages", r.timeMs(), r.messages()));
             }
             panel.reference("ideal", 1.0);
         }
         return chart;
     }
 
-    private static SvgBarChart network(Map<?, ?> doc) {
-        SvgBarChart chart = new SvgBarChart("ringbus-server vs nats-server over TCP (" + str(doc, "client") + " clients)",
-                List.of(jvm(doc)));
-        goComparison(chart, map(doc, "goComparison"));
-        Map<?, ?> comparison = map(doc, "comparison");
-        if (!comparison.isEmpty()) {
-            List<?> servers = list(comparison, "servers");
+    private static SvgBarChart network(NetworkResults doc) {
+        SvgBarChart chart = new SvgBarChart("ringbus-server vs nats-server over TCP (" + str(doc.client()) + " clients)",
+                List.of(jvm(doc.jvm(), doc.cores())));
+        goComparison(chart, doc.goComparison());
+        NetworkResults.Comparison comparison = doc.comparison();
+        if (comparison != null) {
+            List<NetworkResults.ComparisonServer> servers = list(comparison.servers());
             String[] names = new String[servers.size()];
             for (int s = 0; s < names.length; s++) {
-                names[s] = str((Map<?, ?>) servers.get(s), "name");
+                names[s] = str(servers.get(s).name());
             }
             SvgBarChart.Panel panel = chart.panel(String.format(Locale.ROOT,
-                    "deliveries per second, median of %.0f runs (higher is better)", num(comparison, "runs")), names);
-            List<?> firstCases = servers.isEmpty() ? List.of() : list((Map<?, ?>) servers.getFirst(), "cases");
+                    "deliveries per second, median of %d runs (higher is better)", comparison.runs()), names);
+            List<NetworkResults.CaseRow> firstCases = servers.isEmpty() ? List.of() : list(servers.getFirst().cases());
             for (int i = 0; i < firstCases.size(); i++) {
                 double[] values = new double[names.length];
                 String note = null;
                 for (int s = 0; s < names.length; s++) {
-                    Map<?, ?> c = (Map<?, ?>) list((Map<?, ?>) servers.get(s), "cases").get(i);
-                    values[s] = Boolean.TRUE.equals(c.get("verified")) ? num(c, "medianDeliveriesPerSecond") : Double.NaN;
-                    if (s == 0 && c.get("ratioToBaseline") instanceof Double r && !names[0].equals(str(comparison, "baseline"))) {
-                        note = String.format(Locale.ROOT, "%.2fx %s", r, str(comparison, "baseline"));
+                    NetworkResults.CaseRow c = servers.get(s).cases().get(i);
+                    values[s] = c.verified() ? c.medianDeliveriesPerSecond() : Double.NaN;
+                    if (s == 0 && c.ratioToBaseline() != null && !names[0].equals(str(comparison.baseline()))) {
+                        note = String.format(Locale.ROOT, "%.2fx %s", c.ratioToBaseline(), str(comparison.baseline()));
                     }
                 }
-                panel.row(str((Map<?, ?>) firstCases.get(i), "case"), values);
+                panel.row(str(firstCases.get(i).caseLabel()), values);
                 if (note != null) {
                     panel.note(note);
                 }
             }
         }
-        Map<?, ?> overload = map(doc, "overload");
-        if (!list(overload, "slowConsumer").isEmpty()) {
+        NetworkResults.Overload overload = doc.overload();
+        if (overload != null && !list(overload.slowConsumer()).isEmpty()) {
             SvgBarChart.Panel panel = chart.panel(String.format(Locale.ROOT,
-                    "overload: messages published per second, alone and with consumers %.0fx slower",
-                    num(overload, "slowFactor")), "unloaded", "with slow consumers");
-            for (Object o : list(overload, "slowConsumer")) {
-                Map<?, ?> r = (Map<?, ?>) o;
-                boolean failed = r.get("failure") != null;
-                panel.row(str(r, "server"), failed ? Double.NaN : num(r, "unloadedPublishedPerSecond"),
-                        failed ? Double.NaN : num(r, "overloadPublishedPerSecond"));
+                    "overload: messages published per second, alone and with consumers %dx slower",
+                    overload.slowFactor()), "unloaded", "with slow consumers");
+            for (NetworkResults.SlowConsumerRow r : overload.slowConsumer()) {
+                boolean failed = r.failure() != null;
+                panel.row(str(r.server()), failed ? Double.NaN : r.unloadedPublishedPerSecond(),
+                        failed ? Double.NaN : r.overloadPublishedPerSecond());
             }
         }
         return chart;
     }
 
     /** The Go client's panels: throughput and latency per case, or per case throughput against cores. */
-    private static void goComparison(SvgBarChart chart, Map<?, ?> go) {
-        List<?> results = list(go, "results");
+    private static void goComparison(SvgBarChart chart, NetworkResults.Go go) {
+        List<NetworkResults.GoRow> results = go == null ? List.of() : list(go.results());
         if (results.isEmpty()) {
             return;
         }
         List<String> servers = new ArrayList<>();
         List<String> cases = new ArrayList<>();
-        List<Double> cores = new ArrayList<>();
-        for (Object o : results) {
-            Map<?, ?> r = (Map<?, ?>) o;
-            if (!servers.contains(str(r, "server"))) {
-                servers.add(str(r, "server"));
+        List<Integer> cores = new ArrayList<>();
+        for (NetworkResults.GoRow r : results) {
+            if (!servers.contains(str(r.server()))) {
+                servers.add(str(r.server()));
             }
-            if (!cases.contains(str(r, "case"))) {
-                cases.add(str(r, "case"));
+            if (!cases.contains(str(r.caseLabel()))) {
+                cases.add(str(r.caseLabel()));
             }
-            if (!cores.contains(num(r, "cores"))) {
-                cores.add(num(r, "cores"));
+            if (!cores.contains(r.cores())) {
+                cores.add(r.cores());
             }
         }
         String[] series = servers.toArray(String[]::new);
-        String baseline = str(go, "baseline");
+        String baseline = str(go.baseline());
         if (cores.size() > 1) {
             for (String c : cases) {
                 SvgBarChart.Panel panel = chart.panel("nats.go " + c + ": deliveries per second against the server's CPUs"
                         + " (taskset; * = natsload shared them)", series);
-                for (double k : cores) {
+                for (int k : cores) {
                     double[] values = new double[series.length];
-                    String label = String.format(Locale.ROOT, "%.0f %s", k, k == 1 ? "core" : "cores");
+                    String label = String.format(Locale.ROOT, "%d %s", k, k == 1 ? "core" : "cores");
                     String note = null;
-                    for (Object o : results) {
-                        Map<?, ?> r = (Map<?, ?>) o;
-                        if (str(r, "case").equals(c) && num(r, "cores") == k) {
-                            int s = servers.indexOf(str(r, "server"));
-                            values[s] = verified(r) ? num(r, "medianDeliveriesPerSecond") : Double.NaN;
-                            if (Boolean.TRUE.equals(r.get("sharedCpus"))) {
-                                label = String.format(Locale.ROOT, "%.0f cores*", k);
+                    for (NetworkResults.GoRow r : results) {
+                        if (str(r.caseLabel()).equals(c) && r.cores() == k) {
+                            int s = servers.indexOf(str(r.server()));
+                            values[s] = verified(r.verified(), r.failure()) ? r.medianDeliveriesPerSecond() : Double.NaN;
+                            if (r.sharedCpus()) {
+                                label = String.format(Locale.ROOT, "%d cores*", k);
                             }
-                            if (s == 0 && r.get("ratioToBaseline") instanceof Double ratio && !series[0].equals(baseline)) {
-                                note = String.format(Locale.ROOT, "%.2fx %s", ratio, baseline);
+                            if (s == 0 && r.ratioToBaseline() != null && !series[0].equals(baseline)) {
+                                note = String.format(Locale.ROOT, "%.2fx %s", r.ratioToBaseline(), baseline);
                             }
                         }
                     }
@@ -245,15 +299,14 @@ public final class ResultCharts {
             double[] values = new double[series.length];
             String note = null;
             boolean isLatency = false;
-            for (Object o : results) {
-                Map<?, ?> r = (Map<?, ?>) o;
-                if (str(r, "case").equals(c)) {
-                    isLatency = Boolean.TRUE.equals(r.get("latency"));
-                    int s = servers.indexOf(str(r, "server"));
-                    values[s] = !verified(r) ? Double.NaN
-                            : isLatency ? num(r, "medianP99Micros") : num(r, "medianDeliveriesPerSecond");
-                    if (s == 0 && r.get("ratioToBaseline") instanceof Double ratio && !series[0].equals(baseline)) {
-                        note = String.format(Locale.ROOT, "%.2fx %s", ratio, baseline);
+            for (NetworkResults.GoRow r : results) {
+                if (str(r.caseLabel()).equals(c)) {
+                    isLatency = r.latency();
+                    int s = servers.indexOf(str(r.server()));
+                    values[s] = !verified(r.verified(), r.failure()) ? Double.NaN
+                            : isLatency ? r.medianP99Micros() : r.medianDeliveriesPerSecond();
+                    if (s == 0 && r.ratioToBaseline() != null && !series[0].equals(baseline)) {
+                        note = String.format(Locale.ROOT, "%.2fx %s", r.ratioToBaseline(), baseline);
                     }
                 }
             }
@@ -265,8 +318,8 @@ public final class ResultCharts {
                 panel = latency;
             } else {
                 if (throughput == null) {
-                    throughput = chart.panel(String.format(Locale.ROOT, "nats.go: deliveries per second, median of %.0f"
-                            + " runs (higher is better; pub only: published)", num(go, "runs")), series);
+                    throughput = chart.panel(String.format(Locale.ROOT, "nats.go: deliveries per second, median of %d"
+                            + " runs (higher is better; pub only: published)", go.runs()), series);
                 }
                 panel = throughput;
             }
@@ -277,18 +330,18 @@ public final class ResultCharts {
         }
     }
 
-    private static SvgBarChart subs(Map<?, ?> doc) {
+    private static SvgBarChart subs(SubsResults doc) {
         SvgBarChart chart = new SvgBarChart("subscriptions: ringbus-server vs nats-server (nats.go clients)", List.of(
-                String.format(Locale.ROOT, "spread over %.0f connections; subscribe, then flush; RSS of the server process",
-                        num(doc, "connections")), jvm(doc)));
-        List<?> servers = list(doc, "servers");
+                String.format(Locale.ROOT, "spread over %d connections; subscribe, then flush; RSS of the server process",
+                        doc.connections()), jvm(doc.jvm(), doc.cores())));
+        List<SubsResults.Server> servers = list(doc.servers());
         String[] names = new String[servers.size()];
         for (int s = 0; s < names.length; s++) {
-            names[s] = str((Map<?, ?>) servers.get(s), "name");
+            names[s] = str(servers.get(s).name());
         }
         int steps = 0;
-        for (Object o : servers) {
-            steps = Math.max(steps, list((Map<?, ?>) o, "steps").size());
+        for (SubsResults.Server server : servers) {
+            steps = Math.max(steps, list(server.steps()).size());
         }
         SvgBarChart.Panel add = chart.panel("milliseconds to add (lower is better; no bar: failed or timed out)", names);
         SvgBarChart.Panel rss = chart.panel("server RSS in MiB with the subscriptions in place", names);
@@ -297,15 +350,15 @@ public final class ResultCharts {
             double[] rssValues = new double[names.length];
             String label = "";
             for (int s = 0; s < names.length; s++) {
-                List<?> st = list((Map<?, ?>) servers.get(s), "steps");
+                var st = list(servers.get(s).steps());
                 addValues[s] = Double.NaN;
                 rssValues[s] = Double.NaN;
                 if (i < st.size()) {
-                    Map<?, ?> step = (Map<?, ?>) st.get(i);
-                    label = String.format(Locale.ROOT, "%,.0f subscriptions", num(step, "subscriptions"));
-                    if (step.get("failure") == null) {
-                        addValues[s] = num(step, "addMillis");
-                        rssValues[s] = Math.max(0, num(step, "rssAfterAddMiB"));
+                    var step = st.get(i);
+                    label = String.format(Locale.ROOT, "%,d subscriptions", step.subscriptions());
+                    if (step.failure() == null) {
+                        addValues[s] = step.addMillis();
+                        rssValues[s] = Math.max(0, step.rssAfterAddMiB());
                     }
                 }
             }
@@ -314,110 +367,120 @@ public final class ResultCharts {
         }
         SvgBarChart.Panel route = chart.panel("routing 1->1 16 B, M msg/s: quiet and while subscriptions churn", "quiet",
                 "churning");
-        for (Object o : servers) {
-            Map<?, ?> r = map((Map<?, ?>) o, "route");
-            boolean ok = Boolean.TRUE.equals(r.get("verified"));
-            route.row(str((Map<?, ?>) o, "name"), ok ? num(r, "quietPerSecond") / 1e6 : Double.NaN,
-                    ok ? num(r, "churnPerSecond") / 1e6 : Double.NaN);
+        for (SubsResults.Server server : servers) {
+            var r = server.route();
+            boolean ok = r != null && r.verified();
+            route.row(str(server.name()), ok ? r.quietPerSecond() / 1e6 : Double.NaN,
+                    ok ? r.churnPerSecond() / 1e6 : Double.NaN);
         }
         return chart;
     }
 
-    private static SvgBarChart soak(Map<?, ?> doc) {
+    private static SvgBarChart soak(SoakResults doc) {
         SvgBarChart chart = new SvgBarChart("soak: mixed load, slow and stuck subscribers, connection churn", List.of(
-                String.format(Locale.ROOT, "%.0f s, ringbus-server -Xmx%s; sampled every second", num(doc, "durationSeconds"),
-                        str(doc, "heap")), jvm(doc)));
+                String.format(Locale.ROOT, "%d s, ringbus-server -Xmx%s; sampled every second", doc.durationSeconds(),
+                        str(doc.heap())), jvm(doc.jvm(), doc.cores())));
         SvgBarChart.Panel panel = chart.panel("MiB: min, max and last sample", "min", "max", "last");
-        for (Object o : list(doc, "servers")) {
-            Map<?, ?> server = (Map<?, ?>) o;
-            for (String metric : List.of("heapBytes", "rssKiB")) {
-                double min = Double.NaN;
-                double max = Double.NaN;
-                double last = Double.NaN;
-                for (Object so : list(server, "samples")) {
-                    double v = num((Map<?, ?>) so, metric);
-                    if (Double.isNaN(v) || v < 0) {
-                        continue;
-                    }
-                    v = metric.equals("heapBytes") ? v / 1048576 : v / 1024;
-                    min = Double.isNaN(min) ? v : Math.min(min, v);
-                    max = Double.isNaN(max) ? v : Math.max(max, v);
-                    last = v;
-                }
-                if (!Double.isNaN(last)) {
-                    panel.row(str(server, "name") + (metric.equals("heapBytes") ? " heap used" : " RSS"), min, max, last);
-                }
-            }
-            panel.note(String.format(Locale.ROOT, "/healthz %.0f/%d, %s", num(server, "healthyAnswers"),
-                    list(server, "samples").size(), Boolean.TRUE.equals(server.get("passed")) ? "PASS" : "FAIL"));
+        for (SoakResults.Server server : list(doc.servers())) {
+            List<SoakResults.Sample> samples = list(server.samples());
+            soakRow(panel, str(server.name()) + " heap used", samples, SoakResults.Sample::heapBytes, 1048576);
+            soakRow(panel, str(server.name()) + " RSS", samples, SoakResults.Sample::rssKiB, 1024);
+            panel.note(String.format(Locale.ROOT, "/healthz %d/%d, %s", server.healthyAnswers(), samples.size(),
+                    server.passed() ? "PASS" : "FAIL"));
         }
         return chart;
     }
 
-    private static SvgBarChart outbox(Map<?, ?> doc) {
+    /** One row of min, max and last in MiB over the samples that know {@code metric} (-1: unknown). */
+    private static void soakRow(SvgBarChart.Panel panel, String label, List<SoakResults.Sample> samples,
+                                ToLongFunction<SoakResults.Sample> metric, double perMiB) {
+        double min = Double.NaN;
+        double max = Double.NaN;
+        double last = Double.NaN;
+        for (SoakResults.Sample sample : samples) {
+            long raw = metric.applyAsLong(sample);
+            if (raw < 0) {
+                continue;
+            }
+            double v = raw / perMiB;
+            min = Double.isNaN(min) ? v : Math.min(min, v);
+            max = Double.isNaN(max) ? v : Math.max(max, v);
+            last = v;
+        }
+        if (!Double.isNaN(last)) {
+            panel.row(label, min, max, last);
+        }
+    }
+
+    private static SvgBarChart outbox(OutboxResults doc) {
         SvgBarChart chart = new SvgBarChart("ringbus-outbox on PostgreSQL vs the database's floor and a 60-line poller",
-                List.of(String.format(Locale.ROOT, "%.0f B payloads over %,.0f keys; ringbus batch %,.0f; poller batch"
-                                + " %,.0f; %.0f producer connections", num(doc, "payloadBytes"), num(doc, "keys"),
-                        num(doc, "ringbusBatchSize"), num(doc, "pollerBatchSize"), num(doc, "producerThreads")),
-                        jvm(doc)));
-        Map<?, ?> floor = map(doc, "floor");
+                List.of(String.format(Locale.ROOT, "%d B payloads over %,d keys; ringbus batch %,d; poller batch"
+                                + " %,d; %d producer connections", doc.payloadBytes(), doc.keys(),
+                        doc.ringbusBatchSize(), doc.pollerBatchSize(), doc.producerThreads()),
+                        jvm(doc.jvm(), doc.cores())));
+        OutboxResults.Floor floor = doc.floor();
         ratioPanel(chart, "producers: commits per second, flat out, one row per transaction, with the relay"
-                        + " draining (higher is better)", "commits/s", list(doc, "producers"), "commitsPerSecond",
-                "plain INSERT floor", num(floor, "commitsPerSecond"));
+                        + " draining (higher is better)", "commits/s",
+                list(doc.producers()).stream().map(r -> new Bar(r.contender(), verified(r.verified(), r.failure()),
+                        r.commitsPerSecond())).toList(),
+                "plain INSERT floor", floor == null ? Double.NaN : nan(floor.commitsPerSecond()));
         ratioPanel(chart, "drain: events per second emptying a keyed backlog (higher is better)", "events/s",
-                list(doc, "drain"), "eventsPerSecond", "claim+delete floor", num(floor, "claimRowsPerSecond"));
-        List<?> sustained = list(doc, "sustained");
+                list(doc.drain()).stream().map(r -> new Bar(r.contender(), verified(r.verified(), r.failure()),
+                        r.eventsPerSecond())).toList(),
+                "claim+delete floor", floor == null ? Double.NaN : nan(floor.claimRowsPerSecond()));
+        List<OutboxResults.SustainedRow> sustained = list(doc.sustained());
         if (!sustained.isEmpty()) {
-            Map<?, ?> first = (Map<?, ?>) sustained.getFirst();
+            OutboxResults.SustainedRow first = sustained.getFirst();
             SvgBarChart.Panel panel = chart.panel(String.format(Locale.ROOT,
-                    "sustained: commit to delivery in ms at %,.0f events/s (lower is better)", num(first, "targetRate")),
+                    "sustained: commit to delivery in ms at %,.0f events/s (lower is better)", first.targetRate()),
                     "p50", "p99");
             List<String> names = new ArrayList<>();
-            for (Object o : sustained) {
-                Map<?, ?> r = (Map<?, ?>) o;
-                boolean ok = verified(r);
-                panel.row(str(r, "contender"), ok ? num(r, "p50Micros") / 1e3 : Double.NaN,
-                        ok ? num(r, "p99Micros") / 1e3 : Double.NaN);
-                names.add(str(r, "contender"));
+            for (OutboxResults.SustainedRow r : sustained) {
+                boolean ok = verified(r.verified(), r.failure());
+                panel.row(str(r.contender()), ok ? r.p50Micros() / 1e3 : Double.NaN,
+                        ok ? r.p99Micros() / 1e3 : Double.NaN);
+                names.add(str(r.contender()));
             }
             SvgBarChart.Panel windows = chart.panel(String.format(Locale.ROOT, "sustained: p99 in ms per %.0f s window"
-                    + " of commit time (flat is good)", num(doc, "sustainedWindowSeconds")), names.toArray(String[]::new));
-            List<?> firstWindows = list(first, "windows");
+                    + " of commit time (flat is good)", doc.sustainedWindowSeconds()), names.toArray(String[]::new));
+            List<OutboxResults.Window> firstWindows = list(first.windows());
             for (int w = 0; w < firstWindows.size(); w++) {
                 double[] values = new double[sustained.size()];
                 for (int c = 0; c < values.length; c++) {
-                    List<?> mine = list((Map<?, ?>) sustained.get(c), "windows");
-                    values[c] = w < mine.size() ? num((Map<?, ?>) mine.get(w), "p99Micros") / 1e3 : Double.NaN;
+                    List<OutboxResults.Window> mine = list(sustained.get(c).windows());
+                    values[c] = w < mine.size() ? mine.get(w).p99Micros() / 1e3 : Double.NaN;
                 }
-                windows.row(String.format(Locale.ROOT, "from %.0f s", num((Map<?, ?>) firstWindows.get(w), "startSeconds")),
-                        values);
+                windows.row(String.format(Locale.ROOT, "from %.0f s", firstWindows.get(w).startSeconds()), values);
             }
         }
-        List<?> http = list(doc, "http");
+        List<OutboxResults.HttpRow> http = list(doc.http());
         if (!http.isEmpty()) {
-            Map<?, ?> first = (Map<?, ?>) http.getFirst();
+            OutboxResults.HttpRow first = http.getFirst();
             SvgBarChart.Panel panel = chart.panel(String.format(Locale.ROOT,
-                    "HTTP sink (seed 002): seconds to deliver %,.0f events to a %.0f ms endpoint, measured vs ideal",
-                    num(first, "events"), num(first, "latencyMillis")), "elapsed", "ideal");
-            for (Object o : http) {
-                Map<?, ?> r = (Map<?, ?>) o;
-                String label = String.format(Locale.ROOT, "concurrency %.0f, batch %,.0f", num(r, "maxConcurrency"),
-                        num(r, "batchSize"));
-                if (num(r, "parallelBatches") > 1) {
-                    label += String.format(Locale.ROOT, " x%.0f", num(r, "parallelBatches"));
+                    "HTTP sink (seed 002): seconds to deliver %,d events to a %d ms endpoint, measured vs ideal",
+                    first.events(), first.latencyMillis()), "elapsed", "ideal");
+            for (OutboxResults.HttpRow r : http) {
+                String label = String.format(Locale.ROOT, "concurrency %d, batch %,d", r.maxConcurrency(), r.batchSize());
+                if (r.parallelBatches() > 1) {
+                    label += String.format(Locale.ROOT, " x%d", r.parallelBatches());
                 }
-                panel.row(label, verified(r) ? num(r, "elapsedSeconds") : Double.NaN, num(r, "idealSeconds"));
-                if (verified(r)) {
-                    panel.note(String.format(Locale.ROOT, "%.2fx ideal", num(r, "ratioToIdeal")));
+                boolean ok = verified(r.verified(), r.failure());
+                panel.row(label, ok ? r.elapsedSeconds() : Double.NaN, r.idealSeconds());
+                if (ok) {
+                    panel.note(String.format(Locale.ROOT, "%.2fx ideal", r.ratioToIdeal()));
                 }
             }
         }
         return chart;
     }
 
-    /** A panel with the floor and one bar per run of {@code member}, a dashed line and ratio ticks at the floor. */
-    private static void ratioPanel(SvgBarChart chart, String title, String unit, List<?> runs, String member,
-                                   String floorLabel, double floor) {
+    /** One bar of a {@link #ratioPanel}: a run's figure, drawn only when the run verified. */
+    private record Bar(String contender, boolean verified, double value) {
+    }
+
+    /** A panel with the floor and one bar per run, a dashed line and ratio ticks at the floor. */
+    private static void ratioPanel(SvgBarChart chart, String title, String unit, List<Bar> runs, String floorLabel,
+                                   double floor) {
         if (runs.isEmpty() && Double.isNaN(floor)) {
             return;
         }
@@ -425,32 +488,39 @@ public final class ResultCharts {
         if (!Double.isNaN(floor)) {
             panel.row(floorLabel, floor);
         }
-        for (Object o : runs) {
-            Map<?, ?> r = (Map<?, ?>) o;
-            panel.row(str(r, "contender"), verified(r) ? num(r, member) : Double.NaN);
-            if (verified(r) && !Double.isNaN(floor)) {
-                panel.note(String.format(Locale.ROOT, "%.2fx floor", num(r, member) / floor));
+        for (Bar r : runs) {
+            panel.row(str(r.contender()), r.verified() ? r.value() : Double.NaN);
+            if (r.verified() && !Double.isNaN(floor)) {
+                panel.note(String.format(Locale.ROOT, "%.2fx floor", r.value() / floor));
             }
         }
         panel.reference(floorLabel + " = 1x", floor).ratioAxis();
     }
 
-    private static SvgBarChart jmh(List<?> runs) {
-        if (runs.isEmpty() || !(runs.getFirst() instanceof Map<?, ?> first) || !first.containsKey("primaryMetric")) {
+    private static SvgBarChart jmh(List<?> documents) {
+        List<JmhRun> runs = new ArrayList<>();
+        for (Object o : documents) {
+            if (!(o instanceof JmhRun run) || run.primaryMetric() == null) {
+                throw new IllegalArgumentException("not a JMH result: an array of benchmarks with a primaryMetric expected");
+            }
+            runs.add(run);
+        }
+        if (runs.isEmpty()) {
             throw new IllegalArgumentException("not a JMH result: an array of benchmarks with a primaryMetric expected");
         }
+        JmhRun first = runs.getFirst();
         // Parameters with one value in every run go to the subtitle, the others into the labels.
         Map<String, String> common = new LinkedHashMap<>();
-        if (first.get("params") instanceof Map<?, ?> params) {
-            params.forEach((k, v) -> common.put(String.valueOf(k), String.valueOf(v)));
+        if (first.params() != null) {
+            common.putAll(first.params());
         }
-        for (Object o : runs) {
-            Map<?, ?> params = ((Map<?, ?>) o).get("params") instanceof Map<?, ?> p ? p : Map.of();
+        for (JmhRun run : runs) {
+            Map<String, String> params = run.params() != null ? run.params() : Map.of();
             common.entrySet().removeIf(e -> !e.getValue().equals(String.valueOf(params.get(e.getKey()))));
         }
         List<String> subtitle = new ArrayList<>();
-        subtitle.add(String.format(Locale.ROOT, "JMH %s on %s %s; score with its 99.9%% error", str(first, "jmhVersion"),
-                str(first, "vmName"), str(first, "vmVersion")));
+        subtitle.add(String.format(Locale.ROOT, "JMH %s on %s %s; score with its 99.9%% error", str(first.jmhVersion()),
+                str(first.vmName()), str(first.vmVersion())));
         if (!common.isEmpty()) {
             subtitle.add("in every run: " + common.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
                     .collect(Collectors.joining(", ")));
@@ -458,42 +528,40 @@ public final class ResultCharts {
         SvgBarChart chart = new SvgBarChart("ringbus JMH benchmarks", subtitle);
         String unit = null;
         SvgBarChart.Panel panel = null;
-        for (Object o : runs) {
-            Map<?, ?> run = (Map<?, ?>) o;
-            Map<?, ?> metric = map(run, "primaryMetric");
-            String runUnit = str(metric, "scoreUnit");
+        for (JmhRun run : runs) {
+            JmhRun.Metric metric = run.primaryMetric();
+            String runUnit = str(metric.scoreUnit());
             if (!runUnit.equals(unit)) {
                 unit = runUnit;
-                panel = chart.panel(str(run, "mode") + ": " + unit, unit);
+                panel = chart.panel(str(run.mode()) + ": " + unit, unit);
             }
-            String name = str(run, "benchmark");
+            String name = str(run.benchmark());
             StringBuilder label = new StringBuilder(name.substring(name.lastIndexOf('.') + 1));
-            if (run.get("params") instanceof Map<?, ?> params) {
-                params.forEach((k, v) -> {
-                    if (!common.containsKey(String.valueOf(k))) {
+            if (run.params() != null) {
+                run.params().forEach((k, v) -> {
+                    if (!common.containsKey(k)) {
                         label.append(' ').append(k).append('=').append(v);
                     }
                 });
             }
-            panel.row(label.toString(), num(metric, "score"));
-            if (metric.get("scoreError") instanceof Double error && Double.isFinite(error)) {
-                panel.note("± " + SvgBarChart.format(error));
+            panel.row(label.toString(), metric.score());
+            if (Double.isFinite(metric.scoreError())) {
+                panel.note("± " + SvgBarChart.format(metric.scoreError()));
             }
         }
         return chart;
     }
 
-    private static boolean verified(Map<?, ?> r) {
-        return Boolean.TRUE.equals(r.get("verified")) && r.get("failure") == null;
+    private static boolean verified(boolean verified, String failure) {
+        return verified && failure == null;
     }
 
-    private static String jvm(Map<?, ?> doc) {
-        Map<?, ?> jvm = map(doc, "jvm");
-        if (jvm.isEmpty()) {
+    private static String jvm(JvmDescription.Vm jvm, int cores) {
+        if (jvm == null) {
             return "";
         }
-        return String.format(Locale.ROOT, "%s %s (%s), %.0f cores, max heap %.0f MiB", str(jvm, "vmName"),
-                str(jvm, "version"), str(jvm, "vendor"), num(doc, "cores"), num(jvm, "maxHeapMiB"));
+        return String.format(Locale.ROOT, "%s %s (%s), %d cores, max heap %d MiB", str(jvm.vmName()),
+                str(jvm.version()), str(jvm.vendor()), cores, jvm.maxHeapMiB());
     }
 
     private static String millis(double ms) {
@@ -501,42 +569,18 @@ public final class ResultCharts {
                 : String.format(Locale.ROOT, "%s ms", SvgBarChart.format(ms));
     }
 
-    /** @return the member object, empty when absent or null */
-    private static Map<?, ?> map(Map<?, ?> m, String key) {
-        Object v = m.get(key);
-        if (v == null) {
-            return Map.of();
-        }
-        if (!(v instanceof Map<?, ?> o)) {
-            throw new IllegalArgumentException("an object expected: " + key + "=" + v);
-        }
-        return o;
+    /** @return the list, empty when the member was absent */
+    private static <T> List<T> list(List<T> list) {
+        return list == null ? List.of() : list;
     }
 
-    private static List<?> list(Map<?, ?> m, String key) {
-        Object v = m.get(key);
-        if (v == null) {
-            return List.of();
-        }
-        if (!(v instanceof List<?> l)) {
-            throw new IllegalArgumentException("an array expected: " + key + "=" + v);
-        }
-        return l;
+    /** @return the number, NaN when the member was absent */
+    private static double nan(Double value) {
+        return value == null ? Double.NaN : value;
     }
 
-    private static double num(Map<?, ?> m, String key) {
-        Object v = m.get(key);
-        if (v == null) {
-            return Double.NaN;
-        }
-        if (!(v instanceof Double d)) {
-            throw new IllegalArgumentException("a number expected: " + key + "=" + v);
-        }
-        return d;
-    }
-
-    private static String str(Map<?, ?> m, String key) {
-        Object v = m.get(key);
-        return v == null ? "" : String.valueOf(v);
+    /** @return the text, empty when the member was absent */
+    private static String str(String value) {
+        return value == null ? "" : value;
     }
 }

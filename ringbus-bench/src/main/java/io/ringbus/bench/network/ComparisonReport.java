@@ -1,8 +1,9 @@
 package io.ringbus.bench.network;
 
-import io.ringbus.bench.JsonWriter;
 import io.ringbus.bench.TextTable;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -71,59 +72,25 @@ public record ComparisonReport(int warmupRuns, int runs, List<ServerRun> servers
         return table.render();
     }
 
-    /**
-     * Writes the comparison as members of the current JSON object.
-     *
-     * @param json a writer positioned inside an object
-     */
-    public void writeMembers(JsonWriter json) {
-        json.name("warmupRuns").value(warmupRuns);
-        json.name("runs").value(runs);
-        json.name("baseline").value(BASELINE.label());
-        json.name("servers").beginArray();
+    /** @return the comparison as the {@code comparison} part of the results document */
+    public NetworkResults.Comparison section() {
+        List<NetworkResults.ComparisonServer> rows = new ArrayList<>();
         for (ServerRun server : servers) {
-            json.beginObject()
-                    .name("name").value(server.server().label())
-                    .name("command").value(String.join(" ", server.command()))
-                    .name("peakRssMiB").value(server.peakRssMiB());
-            json.name("stats").beginObject();
-            server.stats().forEach((k, v) -> json.name(k).value(v));
-            json.endObject();
-            json.name("cases").beginArray();
+            List<NetworkResults.CaseRow> cases = new ArrayList<>();
             for (CaseResult r : server.cases()) {
-                json.beginObject()
-                        .name("case").value(r.c().label())
-                        .name("publishers").value(r.c().publishers())
-                        .name("subscribers").value(r.c().subscribers())
-                        .name("payloadBytes").value(r.c().payloadBytes())
-                        .name("messages").value(r.c().messages())
-                        .name("deliveries").value(r.c().deliveries())
-                        .name("verified").value(r.passed())
-                        .name("failure").value(r.failure())
-                        .name("medianMs").value(r.medianMillis())
-                        .name("minMs").value(r.minMillis())
-                        .name("maxMs").value(r.maxMillis())
-                        .name("medianPublishedPerSecond").value(r.medianPublishedPerSecond())
-                        .name("medianDeliveriesPerSecond").value(r.medianDeliveriesPerSecond());
-                Double ratio = ratio(r);
-                json.name("ratioToBaseline");
-                if (ratio == null) {
-                    json.nullValue();
-                } else {
-                    json.value(ratio);
-                }
-                json.name("runs").beginArray();
+                List<NetworkResults.Run> runRows = new ArrayList<>();
                 for (RunOutcome o : r.runs()) {
-                    json.beginObject()
-                            .name("publishMs").value(o.publishNanos() / 1e6)
-                            .name("deliverMs").value(o.deliverNanos() / 1e6)
-                            .endObject();
+                    runRows.add(new NetworkResults.Run(o.publishNanos() / 1e6, o.deliverNanos() / 1e6));
                 }
-                json.endArray().endObject();
+                cases.add(new NetworkResults.CaseRow(r.c().label(), r.c().publishers(), r.c().subscribers(),
+                        r.c().payloadBytes(), r.c().messages(), r.c().deliveries(), r.passed(), r.failure(),
+                        r.medianMillis(), r.minMillis(), r.maxMillis(), r.medianPublishedPerSecond(),
+                        r.medianDeliveriesPerSecond(), ratio(r), runRows));
             }
-            json.endArray().endObject();
+            rows.add(new NetworkResults.ComparisonServer(server.server().label(), String.join(" ", server.command()),
+                    server.peakRssMiB(), new LinkedHashMap<>(server.stats()), cases));
         }
-        json.endArray();
+        return new NetworkResults.Comparison(warmupRuns, runs, BASELINE.label(), rows);
     }
 
     private Double ratio(CaseResult r) {

@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * The Go client's comparison: for each CPU placement, each server in turn runs alone (pinned with
@@ -89,16 +88,16 @@ final class GoComparison {
 
     private GoResult runCase(ServerProcess server, ServerKind kind, CorePlan plan, GoCase c, int serial, Path loadLog)
             throws InterruptedException {
-        List<Map<?, ?>> measured = new ArrayList<>();
+        List<NatsLoadResult> measured = new ArrayList<>();
         for (int i = 0; i < warmupRuns + runs; i++) {
             List<String> args = new ArrayList<>(List.of("-url", server.url(), "-subject",
                     "go." + serial + "." + c.id() + ".r" + i, "-timeout", timeout.toSeconds() + "s"));
             args.addAll(c.args());
             String failure;
-            Map<?, ?> result = null;
+            NatsLoadResult result = null;
             try {
-                result = load.run(plan.loadCpus(), args, timeout.plusSeconds(30), loadLog);
-                failure = Boolean.TRUE.equals(result.get("verified")) ? null : String.valueOf(result.get("failure"));
+                result = load.run(NatsLoadResult.class, plan.loadCpus(), args, timeout.plusSeconds(30), loadLog);
+                failure = verdict(result);
             } catch (IOException e) {
                 failure = e.getMessage();
             }
@@ -112,14 +111,23 @@ final class GoComparison {
                 measured.add(result);
             }
             String figure = c.latency()
-                    ? String.format(Locale.ROOT, "p50 %8.1f us  p99 %8.1f us", (Double) result.get("p50Micros"),
-                    (Double) result.get("p99Micros"))
+                    ? String.format(Locale.ROOT, "p50 %8.1f us  p99 %8.1f us", GoResult.p50Micros(result),
+                    GoResult.p99Micros(result))
                     : String.format(Locale.ROOT, "%7.2f M msg/s published %7.2f M deliveries/s",
-                    (Double) result.get("publishedPerSecond") / 1e6, (Double) result.get("deliveriesPerSecond") / 1e6);
+                    GoResult.publishedPerSecond(result) / 1e6, GoResult.deliveriesPerSecond(result) / 1e6);
             progress.printf(Locale.ROOT, "  %-15s %-22s %-7s %d/%d %s%n", kind.label(), c.label(),
                     isMeasured ? "run" : "warm-up", isMeasured ? i - warmupRuns + 1 : i + 1,
                     isMeasured ? runs : warmupRuns, figure);
         }
         return new GoResult(kind, plan, c, measured, null, -1);
+    }
+
+    /** @return {@code null} when the run verified, else natsload's failure */
+    private static String verdict(NatsLoadResult result) {
+        return switch (result) {
+            case NatsLoadResult.Throughput t -> t.verified() ? null : String.valueOf(t.failure());
+            case NatsLoadResult.Latency l -> l.verified() ? null : String.valueOf(l.failure());
+            default -> "natsload printed a " + result.mode() + " result, not a throughput or latency one";
+        };
     }
 }

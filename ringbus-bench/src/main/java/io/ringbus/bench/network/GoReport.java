@@ -1,13 +1,11 @@
 package io.ringbus.bench.network;
 
-import io.ringbus.bench.JsonWriter;
 import io.ringbus.bench.TextTable;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -90,11 +88,11 @@ record GoReport(int warmupRuns, int runs, List<String> notes, List<GoResult> res
                     Double ratio = ratio(r);
                     String ratioText = ratio == null ? "-" : fmt("%.2f", ratio) + (c.latency() ? " (p99)" : "");
                     if (c.latency()) {
-                        table.row(c.label(), server.label(), cores, "-", "-", fmt("%.1f", r.median("p50Micros")),
-                                fmt("%.1f", r.median("p99Micros")), ratioText);
+                        table.row(c.label(), server.label(), cores, "-", "-", fmt("%.1f", r.median(GoResult::p50Micros)),
+                                fmt("%.1f", r.median(GoResult::p99Micros)), ratioText);
                     } else {
-                        table.row(c.label(), server.label(), cores, fmt("%.2f", r.median("publishedPerSecond") / 1e6),
-                                fmt("%.2f", r.median("deliveriesPerSecond") / 1e6), "-", "-", ratioText);
+                        table.row(c.label(), server.label(), cores, fmt("%.2f", r.median(GoResult::publishedPerSecond) / 1e6),
+                                fmt("%.2f", r.median(GoResult::deliveriesPerSecond) / 1e6), "-", "-", ratioText);
                     }
                 }
             }
@@ -128,7 +126,7 @@ record GoReport(int warmupRuns, int runs, List<String> notes, List<GoResult> res
                 List<String> row = new ArrayList<>(List.of(c.label(), server.label()));
                 for (CorePlan plan : plans) {
                     GoResult r = find(plan, c, server);
-                    row.add(r == null || !r.passed() ? "FAILED" : fmt("%.2f", r.median("deliveriesPerSecond") / 1e6));
+                    row.add(r == null || !r.passed() ? "FAILED" : fmt("%.2f", r.median(GoResult::deliveriesPerSecond) / 1e6));
                 }
                 table.row(row.toArray(String[]::new));
             }
@@ -140,64 +138,18 @@ record GoReport(int warmupRuns, int runs, List<String> notes, List<GoResult> res
         return legend + "\n" + table.render();
     }
 
-    /**
-     * Writes the report as members of the current JSON object.
-     *
-     * @param json a writer positioned inside an object
-     */
-    void writeMembers(JsonWriter json) {
-        json.name("client").value("nats.go (natsload)");
-        json.name("warmupRuns").value(warmupRuns);
-        json.name("runs").value(runs);
-        json.name("baseline").value(ComparisonReport.BASELINE.label());
-        json.name("notes").beginArray();
-        notes.forEach(json::value);
-        json.endArray();
-        json.name("results").beginArray();
+    /** @return the report as the {@code goComparison} part of the results document */
+    NetworkResults.Go section() {
+        List<NetworkResults.GoRow> rows = new ArrayList<>();
         for (GoResult r : results) {
-            json.beginObject()
-                    .name("server").value(r.server().label())
-                    .name("cores").value(r.plan().cores())
-                    .name("serverCpus").value(r.plan().serverCpus())
-                    .name("loadCpus").value(r.plan().loadCpus())
-                    .name("sharedCpus").value(r.plan().shared())
-                    .name("id").value(r.c().id())
-                    .name("case").value(r.c().label())
-                    .name("latency").value(r.c().latency())
-                    .name("verified").value(r.passed())
-                    .name("failure").value(r.failure())
-                    .name("peakRssMiB").value(r.peakRssKiB() < 0 ? Double.NaN : r.peakRssKiB() / 1024.0);
-            for (String member : List.of("publishedPerSecond", "deliveriesPerSecond", "p50Micros", "p99Micros")) {
-                json.name("median" + Character.toUpperCase(member.charAt(0)) + member.substring(1)).value(r.median(member));
-            }
-            Double ratio = ratio(r);
-            json.name("ratioToBaseline");
-            if (ratio == null) {
-                json.nullValue();
-            } else {
-                json.value(ratio);
-            }
-            json.name("runs").beginArray();
-            for (Map<?, ?> run : r.runs()) {
-                json.beginObject();
-                for (Map.Entry<?, ?> e : run.entrySet()) {
-                    json.name(String.valueOf(e.getKey()));
-                    Object v = e.getValue();
-                    if (v instanceof Double d) {
-                        json.value(d);
-                    } else if (v instanceof Boolean b) {
-                        json.value(b);
-                    } else if (v == null) {
-                        json.nullValue();
-                    } else {
-                        json.value(String.valueOf(v));
-                    }
-                }
-                json.endObject();
-            }
-            json.endArray().endObject();
+            rows.add(new NetworkResults.GoRow(r.server().label(), r.plan().cores(), r.plan().serverCpus(),
+                    r.plan().loadCpus(), r.plan().shared(), r.c().id(), r.c().label(), r.c().latency(), r.passed(),
+                    r.failure(), r.peakRssKiB() < 0 ? Double.NaN : r.peakRssKiB() / 1024.0,
+                    r.median(GoResult::publishedPerSecond), r.median(GoResult::deliveriesPerSecond),
+                    r.median(GoResult::p50Micros), r.median(GoResult::p99Micros), ratio(r), r.runs()));
         }
-        json.endArray();
+        return new NetworkResults.Go("nats.go (natsload)", warmupRuns, runs, ComparisonReport.BASELINE.label(), notes,
+                rows);
     }
 
     private static String fmt(String format, double value) {

@@ -2,7 +2,7 @@ package io.ringbus.bench.network;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The measured natsload runs of one Go case on one server with one CPU placement, or why the case
@@ -11,11 +11,12 @@ import java.util.Map;
  * @param server     the server
  * @param plan       where server and load generator ran
  * @param c          the case
- * @param runs       natsload's JSON result per measured run, each verified
+ * @param runs       natsload's result per measured run ({@link NatsLoadResult.Throughput} or
+ *                   {@link NatsLoadResult.Latency}), each verified
  * @param failure    {@code null}, or what failed (natsload's verdict, a timeout, a crash)
  * @param peakRssKiB the server's peak RSS (VmHWM) when its last case ended, -1 when unknown
  */
-record GoResult(ServerKind server, CorePlan plan, GoCase c, List<Map<?, ?>> runs, String failure, long peakRssKiB) {
+record GoResult(ServerKind server, CorePlan plan, GoCase c, List<NatsLoadResult> runs, String failure, long peakRssKiB) {
     /** Copies the runs. */
     GoResult {
         runs = List.copyOf(runs);
@@ -27,14 +28,14 @@ record GoResult(ServerKind server, CorePlan plan, GoCase c, List<Map<?, ?>> runs
     }
 
     /**
-     * @param member a number in natsload's result, e.g. {@code deliveriesPerSecond} or {@code p99Micros}
+     * @param metric a figure of one run, NaN where the run does not measure it
      * @return its median over the runs, NaN when the case failed
      */
-    double median(String member) {
+    double median(ToDoubleFunction<NatsLoadResult> metric) {
         if (!passed()) {
             return Double.NaN;
         }
-        double[] values = runs.stream().mapToDouble(r -> r.get(member) instanceof Double d ? d : Double.NaN).toArray();
+        double[] values = runs.stream().mapToDouble(metric).toArray();
         Arrays.sort(values);
         int mid = values.length / 2;
         return values.length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
@@ -42,6 +43,38 @@ record GoResult(ServerKind server, CorePlan plan, GoCase c, List<Map<?, ?>> runs
 
     /** @return the headline figure: median deliveries/s, or p99 in microseconds for a latency case */
     double headline() {
-        return c.latency() ? median("p99Micros") : median("deliveriesPerSecond");
+        return c.latency() ? median(GoResult::p99Micros) : median(GoResult::deliveriesPerSecond);
+    }
+
+    /**
+     * @param run a throughput run
+     * @return its published messages per second, NaN for any other run
+     */
+    static double publishedPerSecond(NatsLoadResult run) {
+        return run instanceof NatsLoadResult.Throughput t ? t.publishedPerSecond() : Double.NaN;
+    }
+
+    /**
+     * @param run a throughput run
+     * @return its deliveries per second, NaN for any other run
+     */
+    static double deliveriesPerSecond(NatsLoadResult run) {
+        return run instanceof NatsLoadResult.Throughput t ? t.deliveriesPerSecond() : Double.NaN;
+    }
+
+    /**
+     * @param run a latency run
+     * @return its median latency in microseconds, NaN for any other run
+     */
+    static double p50Micros(NatsLoadResult run) {
+        return run instanceof NatsLoadResult.Latency l ? l.p50Micros() : Double.NaN;
+    }
+
+    /**
+     * @param run a latency run
+     * @return its p99 latency in microseconds, NaN for any other run
+     */
+    static double p99Micros(NatsLoadResult run) {
+        return run instanceof NatsLoadResult.Latency l ? l.p99Micros() : Double.NaN;
     }
 }

@@ -1,6 +1,6 @@
 package io.ringbus.bench.network;
 
-import io.ringbus.bench.JsonReader;
+import io.ringbus.bench.ResultsJson;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -67,11 +66,14 @@ final class NatsLoad {
      * @param args    natsload's flags ({@code -url} included)
      * @param limit   how long it may run before it is killed
      * @param log     file that receives its stderr (progress lines)
-     * @return the parsed JSON object it printed
-     * @throws IOException when it cannot run, exits non-zero, overruns {@code limit} or prints no JSON;
+     * @param type    the result its mode prints
+     * @param <T>     that result type
+     * @return the JSON object it printed
+     * @throws IOException when it cannot run, exits non-zero, overruns {@code limit} or prints no {@code type};
      *                     the message holds the end of its stderr
      */
-    Map<?, ?> run(String cpus, List<String> args, Duration limit, Path log) throws IOException, InterruptedException {
+    <T extends NatsLoadResult> T run(Class<T> type, String cpus, List<String> args, Duration limit, Path log)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         if (cpus != null) {
             command.addAll(List.of("taskset", "-c", cpus));
@@ -93,10 +95,12 @@ final class NatsLoad {
                 throw new IOException("natsload exited with code " + process.exitValue() + ": "
                         + String.join(" ", command) + "\n" + tail(log));
             }
-            if (!(JsonReader.parse(text) instanceof Map<?, ?> result)) {
-                throw new IOException("natsload printed no JSON object: " + text);
+            try {
+                return type.cast(ResultsJson.read(text, NatsLoadResult.class));
+            } catch (IllegalArgumentException | ClassCastException e) {
+                throw new IOException("natsload printed no " + type.getSimpleName() + " result: " + e.getMessage()
+                        + "\n" + text, e);
             }
-            return result;
         } finally {
             process.destroyForcibly();
             ServerProcess.untrack(process);

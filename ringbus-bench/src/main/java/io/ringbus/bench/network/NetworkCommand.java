@@ -1,8 +1,8 @@
 package io.ringbus.bench.network;
 
 import io.ringbus.bench.HumanDurationConverter;
-import io.ringbus.bench.JsonWriter;
 import io.ringbus.bench.JvmDescription;
+import io.ringbus.bench.ResultsJson;
 import io.ringbus.bench.chart.ResultCharts;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -266,39 +266,15 @@ public final class NetworkCommand implements Callable<Integer> {
         boolean passed = (comparison == null || comparison.passed()) && (overload == null || overload.passed())
                 && (go == null || go.passed());
         if (json != null) {
-            JsonWriter out = new JsonWriter().beginObject();
-            out.name("scenario").value("network");
-            jvm.writeMembers(out);
-            out.name("client").value(switch (client) {
+            String clients = switch (client) {
                 case JNATS -> "jnats";
                 case GO -> "nats.go";
                 case BOTH -> "jnats, nats.go";
-            });
-            out.name("goComparison");
-            if (go == null) {
-                out.nullValue();
-            } else {
-                out.beginObject();
-                go.writeMembers(out);
-                out.endObject();
-            }
-            out.name("comparison");
-            if (comparison == null) {
-                out.nullValue();
-            } else {
-                out.beginObject();
-                comparison.writeMembers(out);
-                out.endObject();
-            }
-            out.name("overload");
-            if (overload == null) {
-                out.nullValue();
-            } else {
-                out.beginObject();
-                overload.writeMembers(out);
-                out.endObject();
-            }
-            Files.writeString(json, out.endObject().toJson(), StandardCharsets.UTF_8);
+            };
+            NetworkResults results = new NetworkResults(NetworkResults.SCENARIO, jvm.vm(), jvm.cores(), clients,
+                    go == null ? null : go.section(), comparison == null ? null : comparison.section(),
+                    overload == null ? null : overload.section());
+            Files.writeString(json, ResultsJson.write(results), StandardCharsets.UTF_8);
             System.out.println("JSON written to " + json);
             System.out.println("chart written to " + ResultCharts.writeBeside(json));
         }

@@ -1,8 +1,9 @@
 package io.ringbus.bench.network;
 
-import io.ringbus.bench.JsonWriter;
 import io.ringbus.bench.TextTable;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 
@@ -79,60 +80,22 @@ public record OverloadReport(long maxPending, int slowFactor, List<SlowConsumerR
         return out.toString();
     }
 
-    /**
-     * Writes the results as members of the current JSON object.
-     *
-     * @param json a writer positioned inside an object
-     */
-    public void writeMembers(JsonWriter json) {
-        json.name("maxPendingBytes").value(maxPending);
-        json.name("slowFactor").value(slowFactor);
-        json.name("slowConsumer").beginArray();
+    /** @return the results as the {@code overload} part of the results document */
+    public NetworkResults.Overload section() {
+        List<NetworkResults.SlowConsumerRow> rows = new ArrayList<>();
         for (SlowConsumerResult r : slowConsumer) {
-            json.beginObject()
-                    .name("server").value(r.server().label())
-                    .name("failure").value(r.failure())
-                    .name("messages").value(r.messages())
-                    .name("unloadedPublishedPerSecond").value(r.unloadedPublishRate())
-                    .name("overloadPublishedPerSecond").value(r.overloadPublishRate())
-                    .name("slowRate").value(r.slowRate())
-                    .name("fastReceived").value(r.fastReceived())
-                    .name("jnatsSlowHandled").value(r.jnatsSlowHandled())
-                    .name("jnatsSlowPending").value(r.jnatsSlowPending())
-                    .name("jnatsSlowDropped").value(r.jnatsSlowDropped())
-                    .name("jnatsSlowDisconnected").value(r.jnatsSlowDisconnected())
-                    .name("socketSlowReceived").value(r.socketSlowReceived())
-                    .name("socketSlowDisconnected").value(r.socketSlowDisconnected())
-                    .name("socketSlowError").value(r.socketSlowError())
-                    .name("serverSlowConsumers").value(r.serverSlowConsumers())
-                    .name("peakRssMiB").value(r.peakRssKiB() / 1024.0)
-                    .endObject();
+            rows.add(new NetworkResults.SlowConsumerRow(r.server().label(), r.failure(), r.messages(),
+                    r.unloadedPublishRate(), r.overloadPublishRate(), r.slowRate(), r.fastReceived(),
+                    r.jnatsSlowHandled(), r.jnatsSlowPending(), r.jnatsSlowDropped(), r.jnatsSlowDisconnected(),
+                    r.socketSlowReceived(), r.socketSlowDisconnected(), r.socketSlowError(), r.serverSlowConsumers(),
+                    r.peakRssKiB() / 1024.0));
         }
-        json.endArray();
-        json.name("block");
-        if (block == null) {
-            json.nullValue();
-            return;
-        }
-        json.beginObject()
-                .name("passed").value(block.passed())
-                .name("messages").value(block.messages())
-                .name("publishers").value(block.publishers())
-                .name("heap").value(block.heap())
-                .name("ringSize").value(block.ringSize())
-                .name("bufferSize").value(block.bufferSize())
-                .name("received").value(block.received())
-                .name("verdict").value(block.verdict())
-                .name("unloadedPublishedPerSecond").value(block.unloadedPublishRate())
-                .name("overloadPublishedPerSecond").value(block.overloadPublishRate())
-                .name("consumerRate").value(block.consumerRate())
-                .name("brokerDropped").value(block.brokerDropped())
-                .name("peakHeapMiB").value(block.peakHeapBytes() / 1048576.0)
-                .name("peakRssMiB").value(block.peakRssKiB() / 1024.0)
-                .name("exitCode").value(block.exitCode());
-        json.name("serverStats").beginObject();
-        block.serverStats().forEach((k, v) -> json.name(k).value(v));
-        json.endObject().endObject();
+        NetworkResults.Block b = block == null ? null : new NetworkResults.Block(block.passed(), block.messages(),
+                block.publishers(), block.heap(), block.ringSize(), block.bufferSize(), block.received(),
+                block.verdict(), block.unloadedPublishRate(), block.overloadPublishRate(), block.consumerRate(),
+                block.brokerDropped(), block.peakHeapBytes() / 1048576.0, block.peakRssKiB() / 1024.0,
+                block.exitCode(), new LinkedHashMap<>(block.serverStats()));
+        return new NetworkResults.Overload(maxPending, slowFactor, rows, b);
     }
 
     private static String fmt(String format, double value) {

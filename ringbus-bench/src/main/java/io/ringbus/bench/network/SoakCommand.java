@@ -1,8 +1,8 @@
 package io.ringbus.bench.network;
 
 import io.ringbus.bench.HumanDurationConverter;
-import io.ringbus.bench.JsonWriter;
 import io.ringbus.bench.JvmDescription;
+import io.ringbus.bench.ResultsJson;
 import io.ringbus.bench.chart.ResultCharts;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -103,12 +102,12 @@ public final class SoakCommand implements Callable<Integer> {
             Path log = dir.resolve(kind.label() + "-" + port + ".log");
             System.out.println("  " + kind.label() + ": " + String.join(" ", command) + "  (log " + log + ")");
             try (ServerProcess server = ServerProcess.start(kind.label(), command, port, log, Duration.ofSeconds(30))) {
-                Map<?, ?> result = null;
+                NatsLoadResult.Soak result = null;
                 String failure = null;
                 List<SoakSampler.Sample> samples;
                 try (SoakSampler sampler = new SoakSampler(monitorPort, server.pid(), kind == ServerKind.RINGBUS)) {
                     try {
-                        result = load.run(null, List.of("-url", server.url(), "-mode", "soak", "-subject", "soak",
+                        result = load.run(NatsLoadResult.Soak.class, null, List.of("-url", server.url(), "-mode", "soak", "-subject", "soak",
                                         "-duration", duration.toMillis() + "ms", "-rate", Integer.toString(rate)),
                                 duration.plusSeconds(120), dir.resolve("natsload-" + kind.label() + ".log"));
                     } catch (IOException e) {
@@ -125,19 +124,9 @@ public final class SoakCommand implements Callable<Integer> {
             }
         }
         if (json != null) {
-            JsonWriter out = new JsonWriter().beginObject();
-            out.name("scenario").value("soak");
-            jvm.writeMembers(out);
-            out.name("durationSeconds").value(duration.toSeconds());
-            out.name("heap").value(heap);
-            out.name("servers").beginArray();
-            for (SoakReport r : reports) {
-                out.beginObject();
-                r.writeMembers(out);
-                out.endObject();
-            }
-            out.endArray();
-            Files.writeString(json, out.endObject().toJson(), StandardCharsets.UTF_8);
+            SoakResults results = new SoakResults(SoakResults.SCENARIO, jvm.vm(), jvm.cores(), duration.toSeconds(), heap,
+                    reports.stream().map(SoakReport::section).toList());
+            Files.writeString(json, ResultsJson.write(results), StandardCharsets.UTF_8);
             System.out.println("JSON written to " + json);
             System.out.println("chart written to " + ResultCharts.writeBeside(json));
         }

@@ -1,11 +1,10 @@
 package io.ringbus.bench.network;
 
-import io.ringbus.bench.JsonWriter;
 import io.ringbus.bench.TextTable;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.ToLongFunction;
 
 /**
@@ -14,11 +13,11 @@ import java.util.function.ToLongFunction;
  * @param server   the server
  * @param command  its command line
  * @param samples  one per second
- * @param load     natsload's JSON, or {@code null} when it failed to run
+ * @param load     natsload's account of the load, or {@code null} when it failed to run
  * @param failure  why natsload failed to run, or {@code null}
  * @param exitCode the server's exit code after SIGTERM, -1 when it had to be killed
  */
-record SoakReport(ServerKind server, List<String> command, List<SoakSampler.Sample> samples, Map<?, ?> load,
+record SoakReport(ServerKind server, List<String> command, List<SoakSampler.Sample> samples, NatsLoadResult.Soak load,
                   String failure, int exitCode) {
     /** Copies the samples. */
     SoakReport {
@@ -33,8 +32,7 @@ record SoakReport(ServerKind server, List<String> command, List<SoakSampler.Samp
     /** @return whether /healthz answered every time, the fast readers got everything and natsload saw no error */
     boolean passed() {
         return failure == null && load != null && !samples.isEmpty() && healthyAnswers() == samples.size()
-                && Boolean.TRUE.equals(load.get("fastGotEverything"))
-                && load.get("problems") instanceof List<?> p && p.isEmpty();
+                && load.fastGotEverything() && load.problems() != null && load.problems().isEmpty();
     }
 
     /** @return the summary table */
@@ -44,22 +42,22 @@ record SoakReport(ServerKind server, List<String> command, List<SoakSampler.Samp
         row(table, "RSS MiB (/proc VmRSS)", SoakSampler.Sample::rssKiB, 1024);
         table.row("/healthz answered", healthyAnswers() + "/" + samples.size(), "", "");
         if (load != null) {
-            table.row("seconds of load", fmt("%.0f", num("seconds")), "", "");
-            table.row("published (4 publishers, 16/16/256/1024 B)", fmt("%,.0f", num("published")),
-                    fmt("%,.0f/s each", num("ratePerPublisher")), "");
-            if (load.get("fast") instanceof List<?> fast) {
-                for (int i = 0; i < fast.size(); i++) {
-                    Map<?, ?> f = (Map<?, ?>) fast.get(i);
-                    table.row("fast subscriber " + i + " received", fmt("%,.0f", (Double) f.get("received")) + "/"
-                            + fmt("%,.0f", (Double) f.get("expected")), f.get("failure") == null ? "in order" : "", "");
+            table.row("seconds of load", fmt("%.0f", load.seconds()), "", "");
+            table.row("published (4 publishers, 16/16/256/1024 B)", count(load.published()),
+                    count(load.ratePerPublisher()) + "/s each", "");
+            if (load.fast() != null) {
+                for (int i = 0; i < load.fast().size(); i++) {
+                    NatsLoadResult.Fast f = load.fast().get(i);
+                    table.row("fast subscriber " + i + " received", count(f.received()) + "/" + count(f.expected()),
+                            f.failure() == null ? "in order" : "", "");
                 }
             }
             table.row("slow nats.go subscriber (1 ms/msg): handled, dropped by client",
-                    fmt("%,.0f", num("slowClientHandled")), fmt("%,.0f", num("slowClientDropped")), "");
-            table.row("slow socket (4 KiB/10 ms): MiB read, cut by server", fmt("%.1f", num("slowSocketBytes") / 1048576),
-                    String.valueOf(load.get("slowSocketCutByServer")), "");
-            table.row("socket that never reads: cut by server", String.valueOf(load.get("stuckSocketCutByServer")), "", "");
-            table.row("churned connections, failed", fmt("%,.0f", num("churnConnections")), fmt("%,.0f", num("churnFailures")), "");
+                    count(load.slowClientHandled()), count(load.slowClientDropped()), "");
+            table.row("slow socket (4 KiB/10 ms): MiB read, cut by server", fmt("%.1f", load.slowSocketBytes() / 1048576.0),
+                    String.valueOf(load.slowSocketCutByServer()), "");
+            table.row("socket that never reads: cut by server", String.valueOf(load.stuckSocketCutByServer()), "", "");
+            table.row("churned connections, failed", count(load.churnConnections()), count(load.churnFailures()), "");
         }
         table.row("server exit code after SIGTERM", exitCode < 0 ? "killed" : Integer.toString(exitCode), "", "");
         table.row("result", passed() ? "PASS" : "FAIL", "", "");
@@ -67,7 +65,8 @@ record SoakReport(ServerKind server, List<String> command, List<SoakSampler.Samp
         if (failure != null) {
             out.append("FAILED: ").append(failure).append('\n');
         }
-        if (load != null && load.get("problems") instanceof List<?> p && !p.isEmpty()) {
+        if (load != null && load.problems() != null && !load.problems().isEmpty()) {
+            List<String> p = load.problems();
             out.append("natsload problems: ").append(p.subList(0, Math.min(5, p.size()))).append('\n');
         }
         return out.toString();
@@ -88,24 +87,18 @@ record SoakReport(ServerKind server, List<String> command, List<SoakSampler.Samp
         table.row(label, fmt("%.1f", min / divisor), fmt("%.1f", max / divisor), fmt("%.1f", values[values.length - 1] / divisor));
     }
 
-    /**
-     * @param json a writer positioned inside an object
-     */
-    void writeMembers(JsonWriter json) {
-        json.name("name").value(server.label()).name("command").value(String.join(" ", command))
-                .name("passed").value(passed()).name("failure").value(failure)
-                .name("healthyAnswers").value(healthyAnswers()).name("exitCode").value(exitCode);
-        json.name("samples").beginArray();
+    /** @return this server's part of the results document */
+    SoakResults.Server section() {
+        List<SoakResults.Sample> rows = new ArrayList<>();
         for (SoakSampler.Sample s : samples) {
-            json.beginObject().name("atMillis").value(s.atMillis()).name("healthy").value(s.healthy())
-                    .name("heapBytes").value(s.heapBytes()).name("rssKiB").value(s.rssKiB()).endObject();
+            rows.add(new SoakResults.Sample(s.atMillis(), s.healthy(), s.heapBytes(), s.rssKiB()));
         }
-        json.endArray();
-        json.name("load").parsedValue(load);
+        return new SoakResults.Server(server.label(), String.join(" ", command), passed(), failure, healthyAnswers(),
+                exitCode, rows, load);
     }
 
-    private double num(String key) {
-        return load.get(key) instanceof Double d ? d : Double.NaN;
+    private static String count(long value) {
+        return String.format(Locale.ROOT, "%,d", value);
     }
 
     private static String fmt(String format, double value) {

@@ -1,8 +1,8 @@
 package io.ringbus.bench.network;
 
 import io.ringbus.bench.HumanDurationConverter;
-import io.ringbus.bench.JsonWriter;
 import io.ringbus.bench.JvmDescription;
+import io.ringbus.bench.ResultsJson;
 import io.ringbus.bench.chart.ResultCharts;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -129,10 +128,10 @@ public final class SubsCommand implements Callable<Integer> {
             try (ServerProcess server = ServerProcess.start(kind.label(), command, port, log, Duration.ofSeconds(30))) {
                 List<String> withServer = new ArrayList<>(List.of("-url", server.url(), "-pid", Long.toString(server.pid())));
                 withServer.addAll(args);
-                Map<?, ?> result = null;
+                NatsLoadResult.Subs result = null;
                 String failure = null;
                 try {
-                    result = load.run(null, withServer, limit, dir.resolve("natsload-" + kind.label() + ".log"));
+                    result = load.run(NatsLoadResult.Subs.class, null, withServer, limit, dir.resolve("natsload-" + kind.label() + ".log"));
                 } catch (IOException e) {
                     failure = e.getMessage();
                     System.out.println("  " + kind.label() + " FAILED: " + failure);
@@ -147,11 +146,7 @@ public final class SubsCommand implements Callable<Integer> {
         System.out.println();
         System.out.print(report.routeTable());
         if (json != null) {
-            JsonWriter out = new JsonWriter().beginObject();
-            out.name("scenario").value("subs");
-            jvm.writeMembers(out);
-            report.writeMembers(out);
-            Files.writeString(json, out.endObject().toJson(), StandardCharsets.UTF_8);
+            Files.writeString(json, ResultsJson.write(report.document(jvm)), StandardCharsets.UTF_8);
             System.out.println("JSON written to " + json);
             System.out.println("chart written to " + ResultCharts.writeBeside(json));
         }

@@ -1,11 +1,11 @@
 package io.ringbus.bench.network;
 
-import io.ringbus.bench.JsonWriter;
+import io.ringbus.bench.JvmDescription;
 import io.ringbus.bench.TextTable;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * The {@code subs} scenario's results: per server, natsload's steps (add and remove N
@@ -20,17 +20,24 @@ record SubsReport(int connections, List<ServerSubs> servers) {
     /**
      * @param server     the server
      * @param command    its command line
-     * @param result     natsload's JSON, or {@code null} when it failed to run
+     * @param result     natsload's result, or {@code null} when it failed to run
      * @param failure    why natsload failed to run, or {@code null}
      * @param peakRssKiB the server's peak RSS over the scenario, -1 when unknown
      */
-    record ServerSubs(ServerKind server, List<String> command, Map<?, ?> result, String failure, long peakRssKiB) {
-        List<?> steps() {
-            return result != null && result.get("steps") instanceof List<?> l ? l : List.of();
+    record ServerSubs(ServerKind server, List<String> command, NatsLoadResult.Subs result, String failure,
+                      long peakRssKiB) {
+        List<NatsLoadResult.SubsStep> steps() {
+            return result != null && result.steps() != null ? result.steps() : List.of();
         }
 
-        Map<?, ?> route() {
-            return result != null && result.get("route") instanceof Map<?, ?> m ? m : Map.of();
+        /** @return the routing measurement, {@code null} when natsload failed to run */
+        NatsLoadResult.Route route() {
+            return result == null ? null : result.route();
+        }
+
+        /** @return whether natsload ran and its routing measurement verified */
+        boolean routeVerified() {
+            return route() != null && route().verified();
         }
     }
 
@@ -42,11 +49,11 @@ record SubsReport(int connections, List<ServerSubs> servers) {
     /** @return whether every server ran every step and the routing measurement verified */
     boolean passed() {
         for (ServerSubs s : servers) {
-            if (s.failure() != null || s.result() == null || !Boolean.TRUE.equals(s.route().get("verified"))) {
+            if (s.failure() != null || s.result() == null || !s.routeVerified()) {
                 return false;
             }
-            for (Object o : s.steps()) {
-                if (((Map<?, ?>) o).get("failure") != null) {
+            for (NatsLoadResult.SubsStep step : s.steps()) {
+                if (step.failure() != null) {
                     return false;
                 }
             }
@@ -54,10 +61,10 @@ record SubsReport(int connections, List<ServerSubs> servers) {
         return true;
     }
 
-    private Map<?, ?> step(ServerKind kind, int index) {
+    private NatsLoadResult.SubsStep step(ServerKind kind, int index) {
         for (ServerSubs s : servers) {
             if (s.server() == kind && index < s.steps().size()) {
-                return (Map<?, ?>) s.steps().get(index);
+                return s.steps().get(index);
             }
         }
         return null;
@@ -71,25 +78,25 @@ record SubsReport(int connections, List<ServerSubs> servers) {
         StringBuilder failures = new StringBuilder();
         for (int i = 0; i < steps; i++) {
             for (ServerSubs s : servers) {
-                Map<?, ?> st = step(s.server(), i);
+                NatsLoadResult.SubsStep st = step(s.server(), i);
                 if (st == null) {
                     continue;
                 }
-                String count = String.format(Locale.ROOT, "%,.0f", num(st, "subscriptions"));
-                if (st.get("failure") != null) {
-                    boolean timedOut = Boolean.TRUE.equals(st.get("timedOut"));
+                String count = String.format(Locale.ROOT, "%,d", st.subscriptions());
+                if (st.failure() != null) {
+                    boolean timedOut = st.timedOut();
                     table.row(count, s.server().label(), timedOut ? "TIMED OUT" : "FAILED", "-", "-", "-", "-", "-", "-");
                     failures.append(timedOut ? "TIMED OUT " : "FAILED ").append(s.server().label()).append(' ')
-                            .append(count).append(": ").append(st.get("failure")).append('\n');
+                            .append(count).append(": ").append(st.failure()).append('\n');
                     continue;
                 }
-                Map<?, ?> base = step(ComparisonReport.BASELINE, i);
-                String ratio = base == null || base.get("failure") != null ? "-"
-                        : fmt("%.2f", num(st, "addMillis") / num(base, "addMillis"));
-                table.row(count, s.server().label(), fmt("%.0f", num(st, "addMillis")),
-                        fmt("%.0f", num(st, "subscriptions") / num(st, "addMillis")),
-                        fmt("%.1f", num(st, "rssBeforeMiB")), fmt("%.1f", num(st, "rssAfterAddMiB")),
-                        fmt("%.1f", num(st, "rssAfterRemoveMiB")), fmt("%.0f", num(st, "removeMillis")), ratio);
+                NatsLoadResult.SubsStep base = step(ComparisonReport.BASELINE, i);
+                String ratio = base == null || base.failure() != null ? "-"
+                        : fmt("%.2f", st.addMillis() / base.addMillis());
+                table.row(count, s.server().label(), fmt("%.0f", st.addMillis()),
+                        fmt("%.0f", st.subscriptions() / st.addMillis()),
+                        fmt("%.1f", st.rssBeforeMiB()), fmt("%.1f", st.rssAfterAddMiB()),
+                        fmt("%.1f", st.rssAfterRemoveMiB()), fmt("%.0f", st.removeMillis()), ratio);
             }
         }
         for (ServerSubs s : servers) {
@@ -105,42 +112,32 @@ record SubsReport(int connections, List<ServerSubs> servers) {
     String routeTable() {
         TextTable table = new TextTable("routing 1->1 16 B", "M msg/s quiet", "M msg/s churning", "sub+unsub/s",
                 "verified", "churning vs " + ComparisonReport.BASELINE.label());
-        Map<?, ?> base = servers.stream().filter(s -> s.server() == ComparisonReport.BASELINE).map(ServerSubs::route)
-                .findFirst().orElse(Map.of());
+        ServerSubs base = servers.stream().filter(s -> s.server() == ComparisonReport.BASELINE).findFirst().orElse(null);
         for (ServerSubs s : servers) {
-            Map<?, ?> r = s.route();
-            boolean ok = Boolean.TRUE.equals(r.get("verified"));
-            table.row(s.server().label(), ok ? fmt("%.2f", num(r, "quietPerSecond") / 1e6) : "-",
-                    ok ? fmt("%.2f", num(r, "churnPerSecond") / 1e6) : "-",
-                    ok ? fmt("%,.0f", num(r, "churnSubscribeUnsubscribePerSecond")) : "-",
-                    ok ? "yes" : "FAILED: " + r.get("failure"),
-                    ok && Boolean.TRUE.equals(base.get("verified"))
-                            ? fmt("%.2f", num(r, "churnPerSecond") / num(base, "churnPerSecond")) : "-");
+            NatsLoadResult.Route r = s.route();
+            boolean ok = s.routeVerified();
+            table.row(s.server().label(), ok ? fmt("%.2f", r.quietPerSecond() / 1e6) : "-",
+                    ok ? fmt("%.2f", r.churnPerSecond() / 1e6) : "-",
+                    ok ? fmt("%,.0f", r.churnSubscribeUnsubscribePerSecond()) : "-",
+                    ok ? "yes" : "FAILED: " + (r == null ? null : r.failure()),
+                    ok && base != null && base.routeVerified()
+                            ? fmt("%.2f", r.churnPerSecond() / base.route().churnPerSecond()) : "-");
         }
         return table.render();
     }
 
     /**
-     * @param json a writer positioned inside the document's object
+     * @param jvm where the runner ran
+     * @return the results document
      */
-    void writeMembers(JsonWriter json) {
-        json.name("connections").value(connections);
-        json.name("baseline").value(ComparisonReport.BASELINE.label());
-        json.name("servers").beginArray();
+    SubsResults document(JvmDescription jvm) {
+        List<SubsResults.Server> rows = new ArrayList<>();
         for (ServerSubs s : servers) {
-            json.beginObject().name("name").value(s.server().label())
-                    .name("command").value(String.join(" ", s.command()))
-                    .name("peakRssMiB").value(s.peakRssKiB() < 0 ? Double.NaN : s.peakRssKiB() / 1024.0)
-                    .name("failure").value(s.failure())
-                    .name("steps").parsedValue(s.steps())
-                    .name("route").parsedValue(s.route())
-                    .endObject();
+            rows.add(new SubsResults.Server(s.server().label(), String.join(" ", s.command()),
+                    s.peakRssKiB() < 0 ? Double.NaN : s.peakRssKiB() / 1024.0, s.failure(), s.steps(), s.route()));
         }
-        json.endArray();
-    }
-
-    private static double num(Map<?, ?> m, String key) {
-        return m.get(key) instanceof Double d ? d : Double.NaN;
+        return new SubsResults(SubsResults.SCENARIO, jvm.vm(), jvm.cores(), connections,
+                ComparisonReport.BASELINE.label(), rows);
     }
 
     private static String fmt(String format, double value) {

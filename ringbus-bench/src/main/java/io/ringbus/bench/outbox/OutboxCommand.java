@@ -1,8 +1,8 @@
 package io.ringbus.bench.outbox;
 
 import io.ringbus.bench.HumanDurationConverter;
-import io.ringbus.bench.JsonWriter;
 import io.ringbus.bench.JvmDescription;
+import io.ringbus.bench.ResultsJson;
 import io.ringbus.bench.chart.ResultCharts;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -241,39 +241,18 @@ public final class OutboxCommand implements Callable<Integer> {
         out.println();
         out.print(report.text());
         if (json != null) {
-            JsonWriter writer = new JsonWriter().beginObject();
-            writer.name("scenario").value("outbox");
-            jvm.writeMembers(writer);
-            writer.name("database").value(pgUrl.replaceAll("\\?.*", ""));
-            writer.name("payloadBytes").value(EventPayload.BYTES);
-            writer.name("keys").value(EventPayload.KEYS);
-            writer.name("ringbusBatchSize").value(batchSize);
-            writer.name("pollerBatchSize").value(RelayContender.POLLER_BATCH);
-            writer.name("pollerIdleMillis").value(SkipLockedPoller.IDLE_MILLIS);
-            writer.name("gruelbox").beginObject();
-            writer.name("version").value("4.2.268");
-            writer.name("workerThreads").value(GruelboxPeer.WORKERS);
-            writer.name("flushBatchSize").value(GruelboxPeer.FLUSH_BATCH);
-            writer.name("flushIdleMillis").value(GruelboxPeer.FLUSH_IDLE_MILLIS);
-            writer.name("attemptFrequencySeconds").value(GruelboxPeer.ATTEMPT_FREQUENCY.toSeconds());
-            writer.name("keyOrderPromised").value(RelayContender.GRUELBOX.keepsKeyOrder());
-            writer.endObject();
-            writer.name("namastack").beginObject();
-            writer.name("version").value("1.6.0");
-            writer.name("springBoot").value("4.0.6");
-            writer.name("pollIntervalMillis").value(NamastackPeer.POLL_INTERVAL_MILLIS);
-            writer.name("batchKeys").value(NamastackPeer.BATCH_KEYS);
-            writer.name("executorCoreThreads").value(NamastackPeer.CORE_THREADS);
-            writer.name("executorMaxThreads").value(NamastackPeer.MAX_THREADS);
-            writer.name("keyOrderPromised").value(RelayContender.NAMASTACK.keepsKeyOrder());
-            writer.endObject();
-            writer.name("producerThreads").value(producers);
-            writer.name("repeats").value(repeats);
-            writer.name("producerWarmupSeconds").value(producerWarmup.toNanos() / 1e9);
-            writer.name("sustainedWarmupSeconds").value(warmup.toNanos() / 1e9);
-            writer.name("sustainedWindowSeconds").value(window.toNanos() / 1e9);
-            report.writeMembers(writer);
-            Files.writeString(json, writer.endObject().toJson(), StandardCharsets.UTF_8);
+            OutboxResults head = new OutboxResults(OutboxResults.SCENARIO, jvm.vm(), jvm.cores(),
+                    pgUrl.replaceAll("\\?.*", ""), EventPayload.BYTES, EventPayload.KEYS, batchSize,
+                    RelayContender.POLLER_BATCH, SkipLockedPoller.IDLE_MILLIS,
+                    new OutboxResults.Gruelbox("4.2.268", GruelboxPeer.WORKERS, GruelboxPeer.FLUSH_BATCH,
+                            GruelboxPeer.FLUSH_IDLE_MILLIS, GruelboxPeer.ATTEMPT_FREQUENCY.toSeconds(),
+                            RelayContender.GRUELBOX.keepsKeyOrder()),
+                    new OutboxResults.Namastack("1.6.0", "4.0.6", NamastackPeer.POLL_INTERVAL_MILLIS,
+                            NamastackPeer.BATCH_KEYS, NamastackPeer.CORE_THREADS, NamastackPeer.MAX_THREADS,
+                            RelayContender.NAMASTACK.keepsKeyOrder()),
+                    producers, repeats, producerWarmup.toNanos() / 1e9, warmup.toNanos() / 1e9, window.toNanos() / 1e9,
+                    null, List.of(), List.of(), List.of(), List.of(), List.of());
+            Files.writeString(json, ResultsJson.write(report.document(head)), StandardCharsets.UTF_8);
             out.println("JSON written to " + json);
             out.println("chart written to " + ResultCharts.writeBeside(json));
         }

@@ -1,6 +1,5 @@
 package io.ringbus.bench.outbox;
 
-import io.ringbus.bench.JsonWriter;
 import io.ringbus.bench.TextTable;
 
 import java.util.ArrayList;
@@ -8,7 +7,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The outbox scenario's tables and JSON: the PostgreSQL floor, producers, drain, sustained rate
+ * The outbox scenario's tables and results document: the PostgreSQL floor, producers, drain, sustained rate
  * (overall and per window), the HTTP experiment, and the {@link OutboxGoals} verdicts.
  */
 final class OutboxReport {
@@ -194,96 +193,45 @@ final class OutboxReport {
     }
 
     /**
-     * Writes the results as members of the current JSON object.
-     *
-     * @param json a writer positioned inside an object
+     * @param head the document with its run description filled in and no results yet
+     * @return {@code head} with this report's floor, runs and goals
      */
-    void writeMembers(JsonWriter json) {
-        json.name("floor").beginObject();
-        if (commitFloor != null) {
-            json.name("commitThreads").value(commitFloor.threads()).name("commitSeconds").value(commitFloor.seconds())
-                    .name("commits").value(commitFloor.commits()).name("commitsPerSecond").value(commitFloor.commitsPerSecond())
-                    .name("commitRuns").value(commitFloor.runs()).name("commitMinPerSecond").value(commitFloor.minPerSecond())
-                    .name("commitMaxPerSecond").value(commitFloor.maxPerSecond());
-        }
-        if (claimFloor != null) {
-            json.name("claimBatch").value(claimFloor.batchSize()).name("claimRows").value(claimFloor.delivered())
-                    .name("claimSeconds").value(claimFloor.drainSeconds()).name("claimRuns").value(claimFloor.runs())
-                    .name("claimMinRowsPerSecond").value(claimFloor.minPerSecond())
-                    .name("claimMaxRowsPerSecond").value(claimFloor.maxPerSecond())
-                    .name("claimRowsPerSecond").value(claimFloor.eventsPerSecond());
-        }
-        json.endObject();
-        json.name("producers").beginArray();
-        for (ProducerResult r : producers) {
-            json.beginObject().name("contender").value(r.producer()).name("relays").value(r.relays())
-                    .name("threads").value(r.threads()).name("seconds").value(r.seconds()).name("commits").value(r.commits())
-                    .name("commitsPerSecond").value(r.commitsPerSecond()).name("events").value(r.events())
-                    .name("maxBacklog").value(r.maxBacklog()).name("backlogAtEnd").value(r.backlogAtEnd())
-                    .name("delivered").value(r.delivered()).name("duplicates").value(r.duplicates())
-                    .name("keyOrderViolations").value(r.keyOrder()).name("runs").value(r.runs())
-                    .name("minCommitsPerSecond").value(r.minPerSecond()).name("maxCommitsPerSecond").value(r.maxPerSecond());
-            end(json, r.failure());
-        }
-        json.endArray();
-        json.name("drain").beginArray();
-        for (DrainResult r : drain) {
-            json.beginObject().name("contender").value(r.contender()).name("relays").value(r.relays())
-                    .name("batchSize").value(r.batchSize()).name("events").value(r.events())
-                    .name("fillSeconds").value(r.fillSeconds()).name("drainSeconds").value(r.drainSeconds())
-                    .name("eventsPerSecond").value(r.eventsPerSecond()).name("delivered").value(r.delivered())
-                    .name("duplicates").value(r.duplicates()).name("pendingAfter").value(r.pendingAfter())
-                    .name("batches").value(r.batches()).name("keyOrderViolations").value(r.keyOrder())
-                    .name("runs").value(r.runs()).name("minEventsPerSecond").value(r.minPerSecond())
-                    .name("maxEventsPerSecond").value(r.maxPerSecond());
-            end(json, r.failure());
-        }
-        json.endArray();
-        json.name("sustained").beginArray();
-        for (SustainedResult r : sustained) {
-            json.beginObject().name("contender").value(r.contender()).name("relays").value(r.relays())
-                    .name("targetRate").value(r.targetRate()).name("achievedRate").value(r.achievedRate())
-                    .name("measuredEvents").value(r.measuredEvents()).name("p50Micros").value(r.p50Micros())
-                    .name("p99Micros").value(r.p99Micros()).name("p999Micros").value(r.p999Micros())
-                    .name("maxMicros").value(r.maxMicros()).name("deliveredBeforeCommitReturned").value(r.beforeCommit())
-                    .name("backlogMax").value(r.backlogMax()).name("backlogAtEnd").value(r.backlogAtEnd())
-                    .name("duplicates").value(r.duplicates()).name("missing").value(r.missing())
-                    .name("keyOrderViolations").value(r.keyOrder()).name("windows").beginArray();
-            for (SustainedResult.Window w : r.windows()) {
-                json.beginObject().name("startSeconds").value(w.startSeconds()).name("events").value(w.events())
-                        .name("p99Micros").value(w.p99Micros()).name("maxMicros").value(w.maxMicros())
-                        .name("backlogMax").value(w.backlogMax()).endObject();
-            }
-            json.endArray();
-            end(json, r.failure());
-        }
-        json.endArray();
-        json.name("http").beginArray();
-        for (HttpResult r : http) {
-            json.beginObject().name("maxConcurrency").value(r.maxConcurrency()).name("batchSize").value(r.batchSize())
-                    .name("parallelBatches").value(r.parallelBatches()).name("events").value(r.events())
-                    .name("latencyMillis").value(r.latencyMillis()).name("elapsedSeconds").value(r.elapsedSeconds())
-                    .name("idealSeconds").value(r.idealSeconds()).name("ratioToIdeal").value(r.ratioToIdeal())
-                    .name("waveFloorSeconds").value(r.waveSeconds()).name("eventsPerSecond").value(r.eventsPerSecond())
-                    .name("peakInFlight").value(r.peakInFlight()).name("duplicates").value(r.duplicates());
-            end(json, r.failure());
-        }
-        json.endArray();
-        json.name("goals").beginArray();
-        for (OutboxGoals.Goal goal : goals) {
-            json.beginObject().name("goal").value(goal.name()).name("statement").value(goal.statement()).name("met");
-            if (goal.met() == null) {
-                json.nullValue();
-            } else {
-                json.value(goal.met());
-            }
-            json.name("figures").value(goal.figures()).endObject();
-        }
-        json.endArray();
-    }
-
-    private static void end(JsonWriter json, String failure) {
-        json.name("verified").value(failure == null).name("failure").value(failure).endObject();
+    OutboxResults document(OutboxResults head) {
+        OutboxResults.Floor floor = new OutboxResults.Floor(
+                commitFloor == null ? null : commitFloor.threads(), commitFloor == null ? null : commitFloor.seconds(),
+                commitFloor == null ? null : commitFloor.commits(),
+                commitFloor == null ? null : commitFloor.commitsPerSecond(),
+                commitFloor == null ? null : commitFloor.runs(), commitFloor == null ? null : commitFloor.minPerSecond(),
+                commitFloor == null ? null : commitFloor.maxPerSecond(),
+                claimFloor == null ? null : claimFloor.batchSize(), claimFloor == null ? null : claimFloor.delivered(),
+                claimFloor == null ? null : claimFloor.drainSeconds(), claimFloor == null ? null : claimFloor.runs(),
+                claimFloor == null ? null : claimFloor.minPerSecond(), claimFloor == null ? null : claimFloor.maxPerSecond(),
+                claimFloor == null ? null : claimFloor.eventsPerSecond());
+        List<OutboxResults.ProducerRow> producerRows = producers.stream().map(r -> new OutboxResults.ProducerRow(
+                r.producer(), r.relays(), r.threads(), r.seconds(), r.commits(), r.commitsPerSecond(), r.events(),
+                r.maxBacklog(), r.backlogAtEnd(), r.delivered(), r.duplicates(), r.keyOrder(), r.runs(),
+                r.minPerSecond(), r.maxPerSecond(), r.failure() == null, r.failure())).toList();
+        List<OutboxResults.DrainRow> drainRows = drain.stream().map(r -> new OutboxResults.DrainRow(r.contender(),
+                r.relays(), r.batchSize(), r.events(), r.fillSeconds(), r.drainSeconds(), r.eventsPerSecond(),
+                r.delivered(), r.duplicates(), r.pendingAfter(), r.batches(), r.keyOrder(), r.runs(), r.minPerSecond(),
+                r.maxPerSecond(), r.failure() == null, r.failure())).toList();
+        List<OutboxResults.SustainedRow> sustainedRows = sustained.stream().map(r -> new OutboxResults.SustainedRow(
+                r.contender(), r.relays(), r.targetRate(), r.achievedRate(), r.measuredEvents(), r.p50Micros(),
+                r.p99Micros(), r.p999Micros(), r.maxMicros(), r.beforeCommit(), r.backlogMax(), r.backlogAtEnd(),
+                r.duplicates(), r.missing(), r.keyOrder(), r.windows().stream().map(w -> new OutboxResults.Window(
+                        w.startSeconds(), w.events(), w.p99Micros(), w.maxMicros(), w.backlogMax())).toList(),
+                r.failure() == null, r.failure())).toList();
+        List<OutboxResults.HttpRow> httpRows = http.stream().map(r -> new OutboxResults.HttpRow(r.maxConcurrency(),
+                r.batchSize(), r.parallelBatches(), r.events(), r.latencyMillis(), r.elapsedSeconds(), r.idealSeconds(),
+                r.ratioToIdeal(), r.waveSeconds(), r.eventsPerSecond(), r.peakInFlight(), r.duplicates(),
+                r.failure() == null, r.failure())).toList();
+        List<OutboxResults.GoalRow> goalRows = goals.stream().map(g -> new OutboxResults.GoalRow(g.name(),
+                g.statement(), g.met(), g.figures())).toList();
+        return new OutboxResults(head.scenario(), head.jvm(), head.cores(), head.database(), head.payloadBytes(),
+                head.keys(), head.ringbusBatchSize(), head.pollerBatchSize(), head.pollerIdleMillis(), head.gruelbox(),
+                head.namastack(), head.producerThreads(), head.repeats(), head.producerWarmupSeconds(),
+                head.sustainedWarmupSeconds(), head.sustainedWindowSeconds(), floor, producerRows, drainRows,
+                sustainedRows, httpRows, goalRows);
     }
 
     private static void section(StringBuilder out, String title) {

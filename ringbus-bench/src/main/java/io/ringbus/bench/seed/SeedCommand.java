@@ -2,6 +2,7 @@ package io.ringbus.bench.seed;
 
 import io.ringbus.bench.HumanDurationConverter;
 import io.ringbus.bench.JvmDescription;
+import io.ringbus.bench.ResultsJson;
 import io.ringbus.bench.chart.ResultCharts;
 import io.ringbus.core.WaitStrategy;
 import picocli.CommandLine.Command;
@@ -97,7 +98,7 @@ public final class SeedCommand implements Callable<Integer> {
         System.out.println();
         System.out.print(report.table());
         if (json != null) {
-            Files.writeString(json, report.json(), StandardCharsets.UTF_8);
+            Files.writeString(json, ResultsJson.write(report.document()), StandardCharsets.UTF_8);
             System.out.println("JSON written to " + json);
             System.out.println("chart written to " + ResultCharts.writeBeside(json));
         }

@@ -1,10 +1,10 @@
 package io.ringbus.bench.seed;
 
-import io.ringbus.bench.JsonWriter;
 import io.ringbus.bench.JvmDescription;
 import io.ringbus.bench.TextTable;
 import io.ringbus.core.WaitStrategy;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -46,47 +46,22 @@ public record SeedReport(JvmDescription jvm, SeedWorkload workload, WaitStrategy
         return table.render();
     }
 
-    /** @return the same as {@link #table()} plus the run's description, as JSON */
-    public String json() {
-        JsonWriter json = new JsonWriter().beginObject();
-        json.name("scenario").value("seed");
-        jvm.writeMembers(json);
-        json.name("waitStrategy").value(waitStrategy.name());
-        json.name("workload").beginObject()
-                .name("producers").value(workload.producers())
-                .name("eventsPerProducer").value(workload.eventsPerProducer())
-                .name("subjects").value(workload.subjects())
-                .name("subscribersPerSubject").value(workload.subscribersPerSubject())
-                .name("dispatchesPerRound").value(workload.dispatches())
-                .endObject();
-        json.name("warmupRounds").value(warmupRounds);
-        json.name("rounds").value(rounds);
-        json.name("baseline").value(ContenderKind.BASELINE.label());
-        json.name("contenders").beginArray();
+    /** @return the same as {@link #table()} plus the run's description, as the results document */
+    public SeedResults document() {
+        SeedResults.Workload w = new SeedResults.Workload(workload.producers(), workload.eventsPerProducer(),
+                workload.subjects(), workload.subscribersPerSubject(), workload.dispatches());
+        List<SeedResults.Contender> contenders = new ArrayList<>();
         for (ContenderResult r : results) {
-            json.beginObject()
-                    .name("name").value(r.kind().label())
-                    .name("verified").value(true)
-                    .name("keepsProducerOrder").value(r.keepsProducerOrder())
-                    .name("outOfOrder").value(r.outOfOrder())
-                    .name("medianMs").value(r.medianMillis())
-                    .name("minMs").value(r.minMillis())
-                    .name("maxMs").value(r.maxMillis())
-                    .name("millionDispatchesPerSecond").value(r.millionDispatchesPerSecond());
-            Double ratio = ratioToBaseline(r);
-            json.name("ratioToBaseline");
-            if (ratio == null) {
-                json.nullValue();
-            } else {
-                json.value(ratio);
-            }
-            json.name("roundsMs").beginArray();
+            List<Double> roundsMs = new ArrayList<>();
             for (long nanos : r.roundNanos()) {
-                json.value(nanos / 1e6);
+                roundsMs.add(nanos / 1e6);
             }
-            json.endArray().endObject();
+            contenders.add(new SeedResults.Contender(r.kind().label(), true, r.keepsProducerOrder(), r.outOfOrder(),
+                    r.medianMillis(), r.minMillis(), r.maxMillis(), r.millionDispatchesPerSecond(), ratioToBaseline(r),
+                    roundsMs));
         }
-        return json.endArray().endObject().toJson();
+        return new SeedResults(SeedResults.SCENARIO, jvm.vm(), jvm.cores(), waitStrategy.name(), w, warmupRounds, rounds,
+                ContenderKind.BASELINE.label(), contenders);
     }
 
     private Double ratioToBaseline(ContenderResult r) {

@@ -1,7 +1,6 @@
 package io.ringbus.bench.chart;
 
 import io.ringbus.bench.BenchMain;
-import io.ringbus.bench.JsonReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
@@ -36,7 +35,7 @@ class ResultChartsTest {
 
     @Test
     void seedChartHasOneBarPerContenderAndTheRatioToTheBaseline() throws Exception {
-        Document svg = parse(ResultCharts.chart(JsonReader.parse(SEED)).render());
+        Document svg = parse(ResultCharts.chart(ResultCharts.read(SEED)).render());
 
         List<Element> bars = bars(svg);
         assertThat(bars).extracting(b -> b.getAttribute("data-value")).containsExactly("75.0", "50.0", "5.0");
@@ -63,7 +62,7 @@ class ResultChartsTest {
                            "verified": true, "failure": null}]}
                 """;
 
-        Document svg = parse(ResultCharts.chart(JsonReader.parse(outbox)).render());
+        Document svg = parse(ResultCharts.chart(ResultCharts.read(outbox)).render());
 
         assertThat(bars(svg)).extracting(b -> b.getAttribute("data-value"))
                 .containsExactly("5000.0", "4000.0", "100000.0", "50000.0", "2.0", "9.0", "8.0", "9.5", "2.0", "1.6667");
@@ -83,7 +82,7 @@ class ResultChartsTest {
                  "overload": null}
                 """;
 
-        Document svg = parse(ResultCharts.chart(JsonReader.parse(network)).render());
+        Document svg = parse(ResultCharts.chart(ResultCharts.read(network)).render());
 
         assertThat(bars(svg)).extracting(b -> b.getAttribute("data-series")).containsExactly("ringbus-server", "nats-server");
         assertThat(texts(svg)).contains("1.2M (1.20x nats-server)");
@@ -91,10 +90,10 @@ class ResultChartsTest {
 
     @Test
     void rejectsDocumentsThatAreNoResult() {
-        assertThatThrownBy(() -> ResultCharts.chart(JsonReader.parse("{\"scenario\": \"other\"}")))
+        assertThatThrownBy(() -> ResultCharts.chart(ResultCharts.read("{\"scenario\": \"other\"}")))
                 .hasMessageContaining("scenario=other");
-        assertThatThrownBy(() -> ResultCharts.chart(JsonReader.parse("[1]"))).hasMessageContaining("not a JMH result");
-        assertThatThrownBy(() -> ResultCharts.chart(JsonReader.parse("{\"scenario\": \"seed\", \"contenders\": []}")))
+        assertThatThrownBy(() -> ResultCharts.chart(ResultCharts.read("[1]"))).hasMessageContaining("not a JMH result");
+        assertThatThrownBy(() -> ResultCharts.chart(ResultCharts.read("{\"scenario\": \"seed\", \"contenders\": []}")))
                 .hasMessageContaining("no rows");
     }
 
@@ -125,7 +124,7 @@ class ResultChartsTest {
             for (Path json : files) {
                 Path svg = ResultCharts.svgPathFor(json);
                 assertThat(svg).as("chart of " + json + " (bin/bench chart " + json.getFileName() + ")").exists();
-                String expected = ResultCharts.chart(JsonReader.parse(Files.readString(json, StandardCharsets.UTF_8))).render();
+                String expected = ResultCharts.chart(ResultCharts.read(Files.readString(json, StandardCharsets.UTF_8))).render();
                 assertThat(Files.readString(svg, StandardCharsets.UTF_8)).as(svg + " is stale: bin/bench chart bench-results/*.json")
                         .isEqualTo(expected);
                 checked++;

@@ -1,6 +1,6 @@
 package io.ringbus.bench.deploy;
 
-import io.ringbus.bench.JsonReader;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,7 +40,8 @@ class GrafanaDashboardTest {
 
     @BeforeAll
     static void read() throws Exception {
-        dashboard = (Map<?, ?>) JsonReader.parse(Files.readString(DASHBOARD, StandardCharsets.UTF_8));
+        // Grafana's format, not ours: read untyped, as Grafana's import does
+        dashboard = new ObjectMapper().readValue(Files.readString(DASHBOARD, StandardCharsets.UTF_8), Map.class);
         contract = MetricContract.series();
     }
 
@@ -49,7 +50,7 @@ class GrafanaDashboardTest {
         assertThat(dashboard.get("id")).as("id must be null, or the import overwrites another dashboard").isNull();
         assertThat((String) dashboard.get("uid")).isNotBlank().hasSizeLessThanOrEqualTo(40).matches("[a-zA-Z0-9_-]+");
         assertThat((String) dashboard.get("title")).isNotBlank();
-        assertThat((Double) dashboard.get("schemaVersion")).isBetween(36.0, 41.0);
+        assertThat(((Number) dashboard.get("schemaVersion")).doubleValue()).isBetween(36.0, 41.0);
         List<?> inputs = (List<?>) dashboard.get("__inputs");
         assertThat(inputs).singleElement().satisfies(i -> {
             Map<?, ?> input = (Map<?, ?>) i;
@@ -75,14 +76,14 @@ class GrafanaDashboardTest {
         Set<String> cells = new HashSet<>();
         for (Map<?, ?> panel : panels()) {
             String title = String.valueOf(panel.get("title"));
-            assertThat(panel.get("id")).as(title).isInstanceOf(Double.class);
-            assertThat(ids.add((Double) panel.get("id"))).as("unique id: " + title).isTrue();
+            assertThat(panel.get("id")).as(title).isInstanceOf(Number.class);
+            assertThat(ids.add(((Number) panel.get("id")).doubleValue())).as("unique id: " + title).isTrue();
             Map<?, ?> pos = (Map<?, ?>) panel.get("gridPos");
             assertThat(pos).as("gridPos of " + title).isNotNull();
-            int x = (int) (double) (Double) pos.get("x");
-            int y = (int) (double) (Double) pos.get("y");
-            int w = (int) (double) (Double) pos.get("w");
-            int h = (int) (double) (Double) pos.get("h");
+            int x = ((Number) pos.get("x")).intValue();
+            int y = ((Number) pos.get("y")).intValue();
+            int w = ((Number) pos.get("w")).intValue();
+            int h = ((Number) pos.get("h")).intValue();
             assertThat(x).as(title).isBetween(0, 23);
             assertThat(w).as(title).isBetween(1, 24 - x);
             assertThat(h).as(title).isPositive();

@@ -1,6 +1,6 @@
 package io.ringbus.bench.network;
 
-import io.ringbus.bench.JsonWriter;
+import io.ringbus.bench.ResultsJson;
 import io.ringbus.core.Broker;
 import io.ringbus.core.Scope;
 import io.ringbus.core.WaitStrategy;
@@ -60,9 +60,10 @@ class NetworkScenarioSmokeTest {
         ComparisonReport report = new ComparisonReport(0, 1,
                 List.of(new ServerRun(ServerKind.RINGBUS, List.of("embedded"), 1024, Map.of("messagesIn", 10L), results)));
         assertThat(report.table()).contains("1->4 16 B").contains("1->1 1 KiB").contains("4->1 16 B");
-        JsonWriter json = new JsonWriter().beginObject();
-        report.writeMembers(json);
-        assertThat(json.endObject().toJson()).contains("\"deliveries\": 12000").contains("\"peakRssMiB\": 1.0");
+        NetworkResults.Comparison section = report.section();
+        String json = ResultsJson.write(section);
+        assertThat(json).contains("\"deliveries\": 12000").contains("\"peakRssMiB\": 1.0");
+        assertThat(ResultsJson.read(json, NetworkResults.Comparison.class)).isEqualTo(section);
     }
 
     @Test

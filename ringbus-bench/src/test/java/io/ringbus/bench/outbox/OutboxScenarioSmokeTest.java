@@ -1,7 +1,7 @@
 package io.ringbus.bench.outbox;
 
 import io.ringbus.bench.BenchMain;
-import io.ringbus.bench.JsonReader;
+import io.ringbus.bench.ResultsJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,7 +15,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,37 +38,38 @@ class OutboxScenarioSmokeTest {
                 "--http-cases", "20:100,100:400", "--http-warmup-events", "0", "--timeout", "30s", "--json", json.toString());
 
         assertThat(exit).isZero();
-        Map<?, ?> doc = (Map<?, ?>) JsonReader.parse(Files.readString(json, StandardCharsets.UTF_8));
-        Map<?, ?> floor = (Map<?, ?>) doc.get("floor");
-        assertThat((Double) floor.get("commits")).isPositive();
-        assertThat(floor.get("claimRows")).isEqualTo(3000.0);
-        List<Map<?, ?>> producers = objects(doc, "producers");
-        assertThat(producers).extracting(r -> (Object) r.get("contender")).containsExactly(
+        String text = Files.readString(json, StandardCharsets.UTF_8);
+        OutboxResults doc = ResultsJson.read(text, OutboxResults.class);
+        assertThat(ResultsJson.tree(ResultsJson.write(doc))).as("round trip").isEqualTo(ResultsJson.tree(text));
+        OutboxResults.Floor floor = doc.floor();
+        assertThat(floor.commits()).isPositive();
+        assertThat(floor.claimRows()).isEqualTo(3000L);
+        List<OutboxResults.ProducerRow> producers = doc.producers();
+        assertThat(producers).extracting(OutboxResults.ProducerRow::contender).containsExactly(
                 ProducerScenario.APPENDS_ALONE, RelayContender.RINGBUS_1.label(), RelayContender.RINGBUS_WAL.label(),
                 RelayContender.POLLER.label(), RelayContender.GRUELBOX.label(), RelayContender.NAMASTACK.label());
-        assertThat(producers).allSatisfy(r -> assertThat((Double) r.get("commits")).isPositive());
-        assertThat(producers.subList(1, 6)).allSatisfy(r -> assertThat(r.get("delivered")).isEqualTo(r.get("events")));
-        List<Map<?, ?>> drain = objects(doc, "drain");
-        assertThat(drain).extracting(r -> (Object) r.get("contender"))
-                .containsExactly(Arrays.stream(RelayContender.values()).map(RelayContender::label).toArray());
-        assertThat(drain).extracting(r -> (Object) r.get("delivered")).containsOnly(3000.0);
-        assertThat(drain).extracting(r -> (Object) r.get("pendingAfter")).containsOnly(0.0);
-        List<Map<?, ?>> sustained = objects(doc, "sustained");
-        assertThat(sustained).extracting(r -> (Object) r.get("measuredEvents")).containsExactly(600.0, 600.0, 600.0, 600.0, 600.0);
-        assertThat(sustained).extracting(r -> (Object) r.get("missing")).containsOnly(0.0);
-        assertThat(sustained).allSatisfy(r -> assertThat((List<?>) r.get("windows")).hasSize(2));
+        assertThat(producers).allSatisfy(r -> assertThat(r.commits()).isPositive());
+        assertThat(producers.subList(1, 6)).allSatisfy(r -> assertThat(r.delivered()).isEqualTo(r.events()));
+        List<OutboxResults.DrainRow> drain = doc.drain();
+        assertThat(drain).extracting(OutboxResults.DrainRow::contender)
+                .containsExactly(Arrays.stream(RelayContender.values()).map(RelayContender::label).toArray(String[]::new));
+        assertThat(drain).extracting(OutboxResults.DrainRow::delivered).containsOnly(3000L);
+        assertThat(drain).extracting(OutboxResults.DrainRow::pendingAfter).containsOnly(0L);
+        List<OutboxResults.SustainedRow> sustained = doc.sustained();
+        assertThat(sustained).extracting(OutboxResults.SustainedRow::measuredEvents).containsExactly(600, 600, 600, 600, 600);
+        assertThat(sustained).extracting(OutboxResults.SustainedRow::missing).containsOnly(0L);
+        assertThat(sustained).allSatisfy(r -> assertThat(r.windows()).hasSize(2));
         // ringbus and namastack promise per-key order: a reordering would have failed their runs (verified false)
-        for (String part : List.of("producers", "drain", "sustained")) {
-            objects(doc, part).stream().filter(r -> RelayContender.keepsKeyOrder((String) r.get("contender"))
-                            && (Double) r.get("relays") > 0)
-                    .forEach(r -> assertThat(r.get("keyOrderViolations")).isEqualTo(0.0));
-        }
-        assertThat(objects(doc, "http")).extracting(r -> (Double) r.get("peakInFlight"))
-                .allMatch(peak -> peak >= 1 && peak <= 101);
-        for (String part : List.of("producers", "drain", "sustained", "http")) {
-            assertThat(objects(doc, part)).extracting(r -> (Object) r.get("verified")).containsOnly(true);
-        }
-        assertThat(objects(doc, "goals")).extracting(g -> (Object) g.get("goal")).containsExactly("1", "2", "3a", "3b", "4");
+        List<Run> runs = new ArrayList<>();
+        producers.forEach(r -> runs.add(new Run(r.contender(), r.relays(), r.keyOrderViolations(), r.verified())));
+        drain.forEach(r -> runs.add(new Run(r.contender(), r.relays(), r.keyOrderViolations(), r.verified())));
+        sustained.forEach(r -> runs.add(new Run(r.contender(), r.relays(), r.keyOrderViolations(), r.verified())));
+        runs.stream().filter(r -> RelayContender.keepsKeyOrder(r.contender()) && r.relays() > 0)
+                .forEach(r -> assertThat(r.keyOrderViolations()).as(r.contender()).isZero());
+        assertThat(doc.http()).extracting(OutboxResults.HttpRow::peakInFlight).allMatch(peak -> peak >= 1 && peak <= 101);
+        assertThat(runs).extracting(Run::verified).containsOnly(true);
+        assertThat(doc.http()).extracting(OutboxResults.HttpRow::verified).containsOnly(true);
+        assertThat(doc.goals()).extracting(OutboxResults.GoalRow::goal).containsExactly("1", "2", "3a", "3b", "4");
         assertThat(benchSchemas()).isEqualTo(schemasBefore);
         // producers: floor + 6; drain: floor + 7; sustained p50/p99 x 5 and 2 windows x 5; http 2 x 2
         assertThat(count(Files.readString(dir.resolve("outbox.svg"), StandardCharsets.UTF_8), "class=\"bar\""))
@@ -130,12 +130,8 @@ class OutboxScenarioSmokeTest {
         }
     }
 
-    private static List<Map<?, ?>> objects(Map<?, ?> doc, String member) {
-        List<Map<?, ?>> list = new ArrayList<>();
-        for (Object o : (List<?>) doc.get(member)) {
-            list.add((Map<?, ?>) o);
-        }
-        return list;
+    /** What every producer, drain and sustained row says about key order and verification. */
+    private record Run(String contender, int relays, long keyOrderViolations, boolean verified) {
     }
 
     private static int count(String text, String needle) {

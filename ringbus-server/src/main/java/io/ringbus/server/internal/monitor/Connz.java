@@ -53,7 +53,7 @@ final class Connz {
         all.removeIf(c -> (cid > 0 && c.cid() != cid) || !viewer.includes(c.scope()));
         all.sort(order.thenComparingLong(ConnectionInfo::cid));
         long now = System.currentTimeMillis();
-        Json json = new Json().beginObject()
+        JsonResponse json = new JsonResponse().beginObject()
                 .field("server_id", view.server.serverId())
                 .field("now", NatsTime.instant(now))
                 .field("num_connections", Math.max(0, Math.min(limit, all.size() - offset)))
@@ -64,10 +64,10 @@ final class Connz {
         for (int i = offset; i < all.size() && i < (long) offset + limit; i++) {
             connection(json, all.get(i), now, withSubs, detail);
         }
-        return json.endArray().endObject().toString();
+        return json.endArray().endObject().toJson();
     }
 
-    private static void connection(Json json, ConnectionInfo c, long now, boolean withSubs, boolean detail) {
+    private static void connection(JsonResponse json, ConnectionInfo c, long now, boolean withSubs, boolean detail) {
         json.beginObject()
                 .field("cid", c.cid())
                 .field("kind", "Client")
@@ -103,7 +103,7 @@ final class Connz {
     }
 
     /** nats-server leaves empty strings out (Go {@code omitempty}). */
-    private static void optional(Json json, String name, String value) {
+    private static void optional(JsonResponse json, String name, String value) {
         if (value != null && !value.isEmpty()) {
             json.field(name, value);
         }

@@ -40,7 +40,7 @@ final class Dashz {
         BrokerStats broker = server.broker().stats();
         List<ConnectionInfo> connections = server.connections(true);
         long now = System.currentTimeMillis();
-        Json json = new Json().beginObject();
+        JsonResponse json = new JsonResponse().beginObject();
         json.name("server").beginObject()
                 .field("name", server.config().serverName())
                 .field("id", server.serverId())
@@ -69,10 +69,10 @@ final class Dashz {
         subscriptions(json, broker, connections);
         watchdog(json, view.blockedHandlers, broker.watchdogWarnings());
         outbox(json, view);
-        return json.endObject().toString();
+        return json.endObject().toJson();
     }
 
-    private static void connections(Json json, List<ConnectionInfo> connections, long now) {
+    private static void connections(JsonResponse json, List<ConnectionInfo> connections, long now) {
         List<ConnectionInfo> list = new ArrayList<>(connections);
         list.sort(Comparator.comparingLong(ConnectionInfo::pendingBytes).reversed()
                 .thenComparing(Comparator.comparingLong((ConnectionInfo c) -> c.inMsgs() + c.outMsgs()).reversed())
@@ -88,7 +88,7 @@ final class Dashz {
         json.endArray();
     }
 
-    private static void subscriptions(Json json, BrokerStats broker, List<ConnectionInfo> connections) {
+    private static void subscriptions(JsonResponse json, BrokerStats broker, List<ConnectionInfo> connections) {
         Map<Long, Owner> owners = new HashMap<>();
         for (ConnectionInfo c : connections) {
             for (ConnectionInfo.SubscriptionInfo s : c.subscriptions()) {
@@ -114,7 +114,7 @@ final class Dashz {
         json.endArray();
     }
 
-    private static void watchdog(Json json, BlockedHandlerLog log, long total) {
+    private static void watchdog(JsonResponse json, BlockedHandlerLog log, long total) {
         json.name("watchdog").beginObject().field("total", total).field("recorded", log != null);
         json.name("recent").beginArray();
         if (log != null) {
@@ -132,7 +132,7 @@ final class Dashz {
         json.endArray().endObject();
     }
 
-    private static void outbox(Json json, MonitorView view) {
+    private static void outbox(JsonResponse json, MonitorView view) {
         json.name("outbox").beginObject().field("attached", view.outboxBacklog != null);
         if (view.outboxBacklog != null) {
             try {

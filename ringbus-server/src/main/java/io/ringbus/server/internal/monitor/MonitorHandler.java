@@ -167,7 +167,7 @@ final class MonitorHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     }
 
     private static String quoted(String text) {
-        return new Json().value(text).toString();
+        return new JsonResponse().value(text).toJson();
     }
 
     @Override

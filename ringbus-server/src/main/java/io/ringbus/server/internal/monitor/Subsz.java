@@ -37,7 +37,7 @@ final class Subsz {
         int limit = Query.integer(query, "limit", Connz.DEFAULT_LIMIT);
         BrokerStats broker = view.server.broker().stats();
         long published = broker.published();
-        Json json = new Json().beginObject()
+        JsonResponse json = new JsonResponse().beginObject()
                 .field("server_id", view.server.serverId())
                 .field("now", NatsTime.instant(System.currentTimeMillis()))
                 .field("num_subscriptions", broker.subscriptions().size())
@@ -70,11 +70,11 @@ final class Subsz {
                     .field("pending", p.pending).field("delivered", p.delivered).field("dropped", p.dropped)
                     .endObject();
         }
-        return json.endArray().endObject().endObject().toString();
+        return json.endArray().endObject().endObject().toJson();
     }
 
     /** One subscription as nats-server lists it (qgroup only when there is one). */
-    static void subscription(Json json, ConnectionInfo.SubscriptionInfo s) {
+    static void subscription(JsonResponse json, ConnectionInfo.SubscriptionInfo s) {
         json.beginObject().field("subject", s.subject());
         if (s.queueGroup() != null) {
             json.field("qgroup", s.queueGroup());

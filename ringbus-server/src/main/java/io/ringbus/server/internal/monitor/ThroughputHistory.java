@@ -46,7 +46,7 @@ final class ThroughputHistory {
     }
 
     /** Monitor loop: writes {@code {"interval_ms":1000,"t":[...],"in_msgs":[...],...}}, oldest first. */
-    void write(Json json) {
+    void write(JsonResponse json) {
         json.beginObject().field("interval_ms", 1000);
         series(json, "t", epochMillis);
         series(json, "in_msgs", inMsgs);
@@ -56,7 +56,7 @@ final class ThroughputHistory {
         json.endObject();
     }
 
-    private void series(Json json, String name, long[] values) {
+    private void series(JsonResponse json, String name, long[] values) {
         json.name(name).beginArray();
         int first = (next - count + CAPACITY) % CAPACITY;
         for (int i = 0; i < count; i++) {

@@ -37,7 +37,7 @@ final class Varz {
         BrokerStats broker = server.broker().stats();
         long now = System.currentTimeMillis();
         int cores = Runtime.getRuntime().availableProcessors();
-        Json json = new Json().beginObject()
+        JsonResponse json = new JsonResponse().beginObject()
                 .field("server_id", server.serverId())
                 .field("server_name", config.serverName())
                 .field("version", ServerContext.VERSION)
@@ -96,11 +96,11 @@ final class Varz {
                 .field("stale_connections", stats.staleConnections())
                 .field("outbound_stalls", stats.outboundStalls());
         broker(json, broker);
-        return json.endObject().endObject().toString();
+        return json.endObject().endObject().toJson();
     }
 
     /** The broker's counters, as fields of the current object; shared with the dashboard. */
-    static void broker(Json json, BrokerStats broker) {
+    static void broker(JsonResponse json, BrokerStats broker) {
         json.field("ring_size", broker.ringSize())
                 .field("ring_remaining", broker.ringRemainingCapacity())
                 .field("published", broker.published())
