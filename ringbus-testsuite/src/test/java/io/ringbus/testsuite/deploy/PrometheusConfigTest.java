@@ -1,4 +1,4 @@
-package io.ringbus.bench.deploy;
+package io.ringbus.testsuite.deploy;
 
 import org.junit.jupiter.api.Test;
 

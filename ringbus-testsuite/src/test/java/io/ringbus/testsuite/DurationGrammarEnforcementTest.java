@@ -1,4 +1,4 @@
-package io.ringbus.bench;
+package io.ringbus.testsuite;
 
 import org.junit.jupiter.api.Test;
 
@@ -16,8 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The build fails when a second duration parser appears: ringbus reads durations from text in
- * one place, {@code io.ringbus.core.Durations} (issue 14). It lives in the bench module because
- * the bench sits on top of every other module: it scans the main sources of all of them.
+ * one place, {@code io.ringbus.core.Durations} (issue 14). It lives in ringbus-testsuite, the
+ * module for checks that span modules: it scans the main sources of all of them.
  *
  * <p>Rules, applied to the code of every {@code ringbus-*}/src/main/java file but
  * {@code ringbus-core/src/main/java/io/ringbus/core/Durations.java}, comments left out:

@@ -1,4 +1,4 @@
-package io.ringbus.bench.deploy;
+package io.ringbus.testsuite.deploy;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
