@@ -13,8 +13,9 @@ import java.lang.invoke.VarHandle;
  * release store each (a plain store on x86): no clock read on the hot path. The watchdog reads
  * {@code phase} with acquire; an odd phase seen unchanged across checks means one handler call
  * has been running since the first of those checks. {@code subscriber} and {@code subject} are
- * written before the odd store, so an acquire read of the phase sees them (re-checked after use,
- * as a seqlock).
+ * written before the odd store, so an acquire read of the phase sees them (re-checked after use
+ * with {@link #phaseRecheck()}, as a seqlock; the two fences make it one under the Java memory
+ * model, not only on x86).
  */
 final class HandlerProbe {
     private static final VarHandle PHASE;
@@ -44,6 +45,9 @@ final class HandlerProbe {
 
     /** Owner thread: a handler call starts. */
     void enter(Subscriber subscriber, String subject) {
+        // Seqlock writer: the previous exit's phase store must be visible before this call's fields
+        // (a release store orders only what came before it). A compiler barrier on x86.
+        VarHandle.storeStoreFence();
         this.subscriber = subscriber;
         this.subject = subject;
         PHASE.setRelease(this, phase + 1);
@@ -56,6 +60,16 @@ final class HandlerProbe {
 
     /** Any thread: the current phase, odd while inside a handler. */
     long phaseAcquire() {
+        return (long) PHASE.getAcquire(this);
+    }
+
+    /**
+     * Watchdog: the phase again, after {@link #subscriber()} and {@link #subject()} were read: the
+     * fence keeps those plain reads before it (seqlock reader), so an unchanged phase proves they
+     * belong to the call that phase numbers.
+     */
+    long phaseRecheck() {
+        VarHandle.loadLoadFence();
         return (long) PHASE.getAcquire(this);
     }
 

@@ -125,7 +125,7 @@ final class Watchdog implements Runnable {
             return;
         }
         StackTraceElement[] stack = thread.getStackTrace();
-        if (probe.phaseAcquire() != phase) {
+        if (probe.phaseRecheck() != phase) {
             return; // the call ended meanwhile: the stack would be of something else
         }
         warnings[probe.mode.ordinal()].increment();

@@ -50,7 +50,7 @@ public class HandlerProbeSeqlockTest {
         long before = probe.phaseAcquire();
         Subscriber subscriber = probe.subscriber();
         String subject = probe.subject();
-        long after = probe.phaseAcquire();
+        long after = probe.phaseRecheck();
         r.r1 = before;
         r.r2 = after;
         r.r3 = code(subscriber == A, subscriber == B) * 10 + code("a".equals(subject), "b".equals(subject));
