@@ -15,8 +15,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,12 +49,7 @@ public final class RelayLoop implements Runnable, RelayWorker {
     private final Routes routes;
     private final Semaphore wakeups = new Semaphore(0);
     private final Thread thread;
-    private final LongAdder delivered = new LongAdder();
-    private final LongAdder retried = new LongAdder();
-    private final LongAdder deadLettered = new LongAdder();
-    private final LongAdder batches = new LongAdder();
-    private final LongAdder databaseErrors = new LongAdder();
-    private final AtomicLong inFlight = new AtomicLong();
+    private final LoopCounters counters = new LoopCounters();
     private volatile long pending = -1;
     private volatile long dead = -1;
     private volatile boolean closed;
@@ -134,7 +127,7 @@ public final class RelayLoop implements Runnable, RelayWorker {
                 waitMillis = drain(connection);
                 backoff = RECONNECT_MILLIS.initial();
             } catch (SQLException e) {
-                databaseErrors.increment();
+                counters.databaseErrors.increment();
                 if (closed) {
                     break;
                 }
@@ -241,8 +234,8 @@ public final class RelayLoop implements Runnable, RelayWorker {
             connection.commit();
             return 0;
         }
-        batches.increment();
-        inFlight.set(rows.size());
+        counters.batches.increment();
+        counters.inFlight.set(rows.size());
         try {
             Outcome[] outcomes = deliver(rows, claimNanos);
             settle(connection, rows, outcomes);
@@ -250,7 +243,7 @@ public final class RelayLoop implements Runnable, RelayWorker {
             rollbackQuietly(connection);
             throw e;
         } finally {
-            inFlight.set(0);
+            counters.inFlight.set(0);
         }
         return rows.size();
     }
@@ -396,9 +389,9 @@ public final class RelayLoop implements Runnable, RelayWorker {
             statements.failed(connection, failures);
             connection.commit();
         }
-        this.delivered.add(deliveredCount);
-        retried.add(retries);
-        deadLettered.add(deaths);
+        counters.delivered.add(deliveredCount);
+        counters.retried.add(retries);
+        counters.deadLettered.add(deaths);
         lastSettled = deliveredCount + failures.size();
     }
 
@@ -467,12 +460,7 @@ public final class RelayLoop implements Runnable, RelayWorker {
      */
     @Override
     public void addTo(long[] totals) {
-        totals[0] += inFlight.get();
-        totals[1] += delivered.sum();
-        totals[2] += retried.sum();
-        totals[3] += deadLettered.sum();
-        totals[4] += batches.sum();
-        totals[5] += databaseErrors.sum();
+        counters.addTo(totals);
     }
 
     /** @return pending rows at this loop's last count, -1 before the first */

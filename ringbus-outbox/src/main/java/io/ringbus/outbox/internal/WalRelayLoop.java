@@ -25,8 +25,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 import org.postgresql.PGConnection;
@@ -98,12 +96,7 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
     private final String publication;
     private final Thread thread;
     private final Semaphore wakeups = new Semaphore(0);
-    private final LongAdder delivered = new LongAdder();
-    private final LongAdder retried = new LongAdder();
-    private final LongAdder deadLettered = new LongAdder();
-    private final LongAdder batches = new LongAdder();
-    private final LongAdder databaseErrors = new LongAdder();
-    private final AtomicLong inFlight = new AtomicLong();
+    private final LoopCounters counters = new LoopCounters();
     private volatile long pending = -1;
     private volatile long dead = -1;
     private volatile boolean closed;
@@ -187,7 +180,7 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
                     pause(STANDBY_MILLIS);
                     continue;
                 }
-                databaseErrors.increment();
+                counters.databaseErrors.increment();
                 LOG.warn("outbox relay {}: replication failed, retrying in {} ms: {}", settings.name(), backoff,
                         e.toString());
                 pause(backoff);
@@ -504,12 +497,12 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
         if (rows.isEmpty()) {
             return;
         }
-        batches.increment();
+        counters.batches.increment();
         List<OutboxEvent> remaining = new ArrayList<>(rows);
         List<Long> deliveredIds = new ArrayList<>(rows.size());
         List<OutboxStatements.Failure> deaths = new ArrayList<>();
         while (!remaining.isEmpty()) {
-            inFlight.set(remaining.size());
+            counters.inFlight.set(remaining.size());
             Outcome[] outcomes = attempt(remaining);
             List<OutboxEvent> again = new ArrayList<>();
             long wait = Long.MAX_VALUE;
@@ -529,7 +522,7 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
                 }
             }
             if (closed && !again.isEmpty()) {
-                inFlight.set(0);
+                counters.inFlight.set(0);
                 throw new IllegalStateException("relay " + settings.name() + " stopped with " + again.size()
                         + " rows undelivered; the slot resumes before them");
             }
@@ -538,13 +531,13 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
             }
             remaining = again;
         }
-        inFlight.set(0);
+        counters.inFlight.set(0);
         long[] ids = deliveredIds.stream().mapToLong(Long::longValue).toArray();
         statements.delivered(connection, ids, settings.deleteDelivered());
         statements.failed(connection, deaths);
         connection.commit();
-        delivered.add(ids.length);
-        deadLettered.add(deaths.size());
+        counters.delivered.add(ids.length);
+        counters.deadLettered.add(deaths.size());
     }
 
     private Outcome[] attempt(List<OutboxEvent> rows) {
@@ -596,7 +589,7 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
                 outcomes[index] = new Outcome(-1, error);
             } else {
                 channel.recordRetried();
-                retried.increment();
+                counters.retried.increment();
                 outcomes[index] = new Outcome(settings.retryPolicy().backoffMillis(failures), error);
             }
             return false;
@@ -627,12 +620,7 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
 
     @Override
     public void addTo(long[] totals) {
-        totals[0] += inFlight.get();
-        totals[1] += delivered.sum();
-        totals[2] += retried.sum();
-        totals[3] += deadLettered.sum();
-        totals[4] += batches.sum();
-        totals[5] += databaseErrors.sum();
+        counters.addTo(totals);
     }
 
     @Override
