@@ -36,8 +36,8 @@ import java.util.concurrent.Callable;
                 + " claim+delete) and a 60-line SKIP LOCKED poller: producers, drain, sustained rate; then seed 002's"
                 + " HTTP experiment.")
 public final class OutboxCommand implements Callable<Integer> {
-    /** Which parts to run. */
-    enum Part { FLOOR, PRODUCERS, DRAIN, SUSTAINED, HTTP, ALL }
+    /** Which parts to run; ALL is every part but SEARCH, which runs only when named (it takes minutes). */
+    enum Part { FLOOR, PRODUCERS, DRAIN, SUSTAINED, HTTP, SEARCH, ALL }
 
     /** The sustained rate, as a fraction of the commit floor, unless {@code --rate} is given. */
     static final double SUSTAINED_FRACTION = 0.9;
@@ -49,7 +49,7 @@ public final class OutboxCommand implements Callable<Integer> {
     boolean help;
 
     @Option(names = "--only", split = ",", description = "parts to run, among FLOOR, PRODUCERS, DRAIN, SUSTAINED, HTTP,"
-            + " ALL; a part that needs a floor measures it (default: ALL)")
+            + " SEARCH, ALL (all but SEARCH); a part that needs a floor measures it (default: ALL)")
     List<Part> only = new ArrayList<>(List.of(Part.ALL));
 
     @Option(names = "--pg-url", description = "PostgreSQL JDBC URL with the user (default: ${DEFAULT-VALUE})")
@@ -100,6 +100,14 @@ public final class OutboxCommand implements Callable<Integer> {
     @Option(names = "--window", converter = HumanDurationConverter.class,
             description = "sustained: p99 and backlog are also reported per window of this length (default: 10s)")
     Duration window = Duration.ofSeconds(10);
+
+    @Option(names = "--search-steps", description = "search: bisection steps per one-relay contender, each a sustained"
+            + " run of --search-duration (default: ${DEFAULT-VALUE})")
+    int searchSteps = 5;
+
+    @Option(names = "--search-duration", converter = HumanDurationConverter.class,
+            description = "search: measured appending time of each step, after --warmup (default: 10s)")
+    Duration searchDuration = Duration.ofSeconds(10);
 
     @Option(names = "--http-events", description = "http: rows (default: ${DEFAULT-VALUE}, as in seed 002)")
     int httpEvents = 10_000;
@@ -165,10 +173,12 @@ public final class OutboxCommand implements Callable<Integer> {
         List<DrainResult> drains = new ArrayList<>();
         List<SustainedResult> sustained = new ArrayList<>();
         List<HttpResult> http = new ArrayList<>();
+        List<RateSearch.Result> searches = new ArrayList<>();
         try {
             ProducerScenario producerScenario = new ProducerScenario(pgUrl, batchSize, producers, producerWarmup,
                     producerDuration, timeout, out);
-            boolean commitFloorNeeded = runs(Part.FLOOR) || runs(Part.PRODUCERS) || runs(Part.SUSTAINED) && rate == null;
+            boolean commitFloorNeeded = runs(Part.FLOOR) || runs(Part.PRODUCERS) || runs(Part.SUSTAINED) && rate == null
+                    || only.contains(Part.SEARCH);
             boolean withAlone = oneRelay.contains(RelayContender.RINGBUS_1);
             // Rounds interleave the runs, so that a drift of the machine (or a neighbour's load) touches all alike.
             Map<String, List<ProducerResult>> produced = new LinkedHashMap<>();
@@ -221,6 +231,13 @@ public final class OutboxCommand implements Callable<Integer> {
                     sustained.add(scenario.run(contender, sustainedRate));
                 }
             }
+            if (only.contains(Part.SEARCH)) {
+                RateSearch search = new RateSearch(new SustainedScenario(pgUrl, batchSize, warmup, searchDuration,
+                        window, producers, timeout, out), searchSteps, out);
+                for (RelayContender contender : oneRelay) {
+                    searches.add(search.search(contender, commitFloor.commitsPerSecond()));
+                }
+            }
             if (runs(Part.HTTP)) {
                 HttpScenario scenario = new HttpScenario(pgUrl, httpLatency, timeout, out);
                 if (httpWarmupEvents > 0) {
@@ -235,7 +252,7 @@ public final class OutboxCommand implements Callable<Integer> {
             System.err.println("FAILED: " + e);
             return 1;
         }
-        OutboxReport report = new OutboxReport(commitFloor, claimFloor, producerRuns, drains, sustained, http)
+        OutboxReport report = new OutboxReport(commitFloor, claimFloor, producerRuns, drains, sustained, http, searches)
                 .judge(rate != null ? "--rate" : String.format(Locale.ROOT, "%.0f %% of the commit floor",
                         SUSTAINED_FRACTION * 100), Runtime.getRuntime().availableProcessors());
         out.println();
@@ -251,7 +268,7 @@ public final class OutboxCommand implements Callable<Integer> {
                             NamastackPeer.BATCH_KEYS, NamastackPeer.CORE_THREADS, NamastackPeer.MAX_THREADS,
                             RelayContender.NAMASTACK.keepsKeyOrder()),
                     producers, repeats, producerWarmup.toNanos() / 1e9, warmup.toNanos() / 1e9, window.toNanos() / 1e9,
-                    null, List.of(), List.of(), List.of(), List.of(), List.of());
+                    null, List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
             Files.writeString(json, ResultsJson.write(report.document(head)), StandardCharsets.UTF_8);
             out.println("JSON written to " + json);
             out.println("chart written to " + ResultCharts.writeBeside(json));
@@ -283,6 +300,7 @@ public final class OutboxCommand implements Callable<Integer> {
         positive("repeats", repeats);
         positive("http-events", httpEvents);
         positive("producers", producers);
+        positive("search-steps", searchSteps);
         if (only.isEmpty() || contenders.isEmpty()) {
             throw new IllegalArgumentException("--only and --contenders need at least one value: only=" + only
                     + ", contenders=" + contenders);

@@ -17,6 +17,7 @@ final class OutboxReport {
     private final List<DrainResult> drain;
     private final List<SustainedResult> sustained;
     private final List<HttpResult> http;
+    private final List<RateSearch.Result> search;
     private List<OutboxGoals.Goal> goals = List.of();
 
     /**
@@ -26,15 +27,18 @@ final class OutboxReport {
      * @param drain       drains, in run order (may be empty)
      * @param sustained   sustained-rate runs (may be empty)
      * @param http        HTTP runs (may be empty)
+     * @param search      sustained-rate searches (may be empty)
      */
     OutboxReport(ProducerResult commitFloor, DrainResult claimFloor, List<ProducerResult> producers,
-                 List<DrainResult> drain, List<SustainedResult> sustained, List<HttpResult> http) {
+                 List<DrainResult> drain, List<SustainedResult> sustained, List<HttpResult> http,
+                 List<RateSearch.Result> search) {
         this.commitFloor = commitFloor;
         this.claimFloor = claimFloor;
         this.producers = List.copyOf(producers);
         this.drain = List.copyOf(drain);
         this.sustained = List.copyOf(sustained);
         this.http = List.copyOf(http);
+        this.search = List.copyOf(search);
     }
 
     /**
@@ -150,6 +154,21 @@ final class OutboxReport {
             }
             out.append(table.render());
         }
+        if (!search.isEmpty()) {
+            section(out, "sustained-rate search: the highest paced rate at which goal 4 holds (p99, every window, rate"
+                    + " held, backlog bound), bisecting 0 .. the commit floor");
+            TextTable table = new TextTable("contender", "floor/s", "held/s", "vs floor", "runs (rate/s: held?)");
+            for (RateSearch.Result r : search) {
+                StringBuilder runs = new StringBuilder();
+                for (RateSearch.Step step : r.steps()) {
+                    runs.append(runs.isEmpty() ? "" : ", ").append(num(Math.round(step.rate())))
+                            .append(step.held() ? ": yes" : ": no");
+                }
+                table.row(r.contender(), num(Math.round(r.floorPerSecond())), num(Math.round(r.heldRate())),
+                        fixed(r.fractionOfFloor(), 2), runs.toString());
+            }
+            out.append(table.render());
+        }
         if (!goals.isEmpty()) {
             out.append('\n');
             for (OutboxGoals.Goal goal : goals) {
@@ -225,13 +244,17 @@ final class OutboxReport {
                 r.batchSize(), r.parallelBatches(), r.events(), r.latencyMillis(), r.elapsedSeconds(), r.idealSeconds(),
                 r.ratioToIdeal(), r.waveSeconds(), r.eventsPerSecond(), r.peakInFlight(), r.duplicates(),
                 r.failure() == null, r.failure())).toList();
+        List<OutboxResults.SearchRow> searchRows = search.stream().map(r -> new OutboxResults.SearchRow(r.contender(),
+                r.floorPerSecond(), r.heldRate(), r.fractionOfFloor(), r.steps().stream().map(step ->
+                        new OutboxResults.SearchStep(step.rate(), step.held(), step.achievedRate(), step.p99Micros(),
+                                step.worstWindowMicros(), step.backlogMax())).toList())).toList();
         List<OutboxResults.GoalRow> goalRows = goals.stream().map(g -> new OutboxResults.GoalRow(g.name(),
                 g.statement(), g.met(), g.figures())).toList();
         return new OutboxResults(head.scenario(), head.jvm(), head.cores(), head.database(), head.payloadBytes(),
                 head.keys(), head.ringbusBatchSize(), head.pollerBatchSize(), head.pollerIdleMillis(), head.gruelbox(),
                 head.namastack(), head.producerThreads(), head.repeats(), head.producerWarmupSeconds(),
                 head.sustainedWarmupSeconds(), head.sustainedWindowSeconds(), floor, producerRows, drainRows,
-                sustainedRows, httpRows, goalRows);
+                sustainedRows, httpRows, searchRows, goalRows);
     }
 
     private static void section(StringBuilder out, String title) {

@@ -31,6 +31,7 @@ import java.util.List;
  * @param drain                  drains of a backlog
  * @param sustained              sustained-rate runs
  * @param http                   HTTP sink runs
+ * @param search                 sustained-rate searches ({@code --only SEARCH}; empty otherwise)
  * @param goals                  the verdicts on the goals
  */
 public record OutboxResults(String scenario, JvmDescription.Vm jvm, int cores, String database, int payloadBytes,
@@ -38,7 +39,8 @@ public record OutboxResults(String scenario, JvmDescription.Vm jvm, int cores, S
                             Gruelbox gruelbox, Namastack namastack, int producerThreads, int repeats,
                             double producerWarmupSeconds, double sustainedWarmupSeconds, double sustainedWindowSeconds,
                             Floor floor, List<ProducerRow> producers, List<DrainRow> drain,
-                            List<SustainedRow> sustained, List<HttpRow> http, List<GoalRow> goals) {
+                            List<SustainedRow> sustained, List<HttpRow> http, List<SearchRow> search,
+                            List<GoalRow> goals) {
     /** The value of {@code scenario}. */
     public static final String SCENARIO = "outbox";
 
@@ -216,5 +218,32 @@ public record OutboxResults(String scenario, JvmDescription.Vm jvm, int cores, S
      * @param figures   the numbers behind it
      */
     public record GoalRow(String goal, String statement, Boolean met, String figures) {
+    }
+
+    /**
+     * One contender's sustained-rate search.
+     *
+     * @param contender       who relayed
+     * @param floorPerSecond  the commit floor, the search's upper bound
+     * @param heldRate        the highest rate at which goal 4 held, 0 when none did
+     * @param fractionOfFloor {@code heldRate / floorPerSecond}
+     * @param steps           the bisection's runs, in order
+     */
+    public record SearchRow(String contender, double floorPerSecond, double heldRate, double fractionOfFloor,
+                            List<SearchStep> steps) {
+    }
+
+    /**
+     * One run of a search.
+     *
+     * @param rate              appends per second asked
+     * @param held              whether goal 4 held
+     * @param achievedRate      appends per second reached
+     * @param p99Micros         commit-to-delivery p99
+     * @param worstWindowMicros the worst window's p99
+     * @param backlogMax        the largest backlog sampled
+     */
+    public record SearchStep(double rate, boolean held, double achievedRate, long p99Micros, long worstWindowMicros,
+                             long backlogMax) {
     }
 }

@@ -77,6 +77,35 @@ class OutboxScenarioSmokeTest {
     }
 
     @Test
+    void rateSearchBisectsBetweenZeroAndTheCommitFloor(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("search.json");
+        int exit = BenchMain.run("outbox", "--pg-url", PG_URL, "--only", "SEARCH", "--contenders", "RINGBUS_1",
+                "--producers", "2", "--producer-warmup", "0s", "--producer-duration", "1s", "--repeats", "1",
+                "--search-steps", "2", "--search-duration", "1s", "--warmup", "0s", "--window", "1s",
+                "--timeout", "30s", "--json", json.toString());
+
+        assertThat(exit).isZero();
+        OutboxResults doc = ResultsJson.read(Files.readString(json, StandardCharsets.UTF_8), OutboxResults.class);
+        assertThat(doc.sustained()).as("SEARCH alone runs no sustained part").isEmpty();
+        assertThat(doc.search()).singleElement().satisfies(search -> {
+            assertThat(search.contender()).isEqualTo(RelayContender.RINGBUS_1.label());
+            assertThat(search.floorPerSecond()).isEqualTo(doc.floor().commitsPerSecond());
+            List<OutboxResults.SearchStep> steps = search.steps();
+            assertThat(steps).hasSize(2);
+            double floor = search.floorPerSecond();
+            assertThat(steps.get(0).rate()).isEqualTo(Math.round(floor / 2));
+            // the second step halves the interval the first one left
+            double low = steps.get(0).held() ? steps.get(0).rate() : 0;
+            double high = steps.get(0).held() ? floor : steps.get(0).rate();
+            assertThat(steps.get(1).rate()).isEqualTo(Math.max(1, Math.round((low + high) / 2)));
+            double held = steps.stream().filter(OutboxResults.SearchStep::held)
+                    .mapToDouble(OutboxResults.SearchStep::rate).max().orElse(0);
+            assertThat(search.heldRate()).isEqualTo(held);
+            assertThat(steps).allSatisfy(step -> assertThat(step.achievedRate()).isPositive());
+        });
+    }
+
+    @Test
     void keyOrderCheckFindsARowDeliveredAfterALaterRowOfItsKey() {
         int a = 0;
         int b = 1;
