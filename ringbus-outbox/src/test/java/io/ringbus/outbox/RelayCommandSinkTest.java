@@ -7,44 +7,31 @@ import io.ringbus.core.Headers;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
 
 /** {@code ringbus-outbox relay --http-url}: a relay process delivering to a real webhook. */
 @Timeout(120)
 class RelayCommandSinkTest {
-    private final String schema = TestDatabases.uniqueSchema();
-    private Outbox outbox;
-
-    @BeforeEach
-    void open() throws SQLException {
-        outbox = Outbox.builder().jdbcUrl(TestDatabases.PG_URL).schema(schema).open();
-    }
-
-    @AfterEach
-    void drop() throws SQLException {
-        outbox.close();
-        TestDatabases.dropPgSchema(schema);
-    }
+    @RegisterExtension
+    final OutboxOnPostgres db = new OutboxOnPostgres();
 
     @Test
     void relayProcessPostsEveryRowToTheWebhook() throws Exception {
         try (WebhookServer server = new WebhookServer();
              RelayProcess relay = RelayProcess.startWithSink("http", List.of("--http-url", server.uri().toString(),
                      "--max-concurrency", "8", "--parallel-batches", "2"), "--jdbc-url", TestDatabases.PG_URL,
-                     "--schema", schema, "--batch-size", "20", "--keep-delivered")) {
+                     "--schema", db.schema(), "--batch-size", "20", "--keep-delivered")) {
             for (int i = 0; i < 100; i++) {
-                outbox.publish("orders.created", "k" + (i % 10), ("row " + i).getBytes(StandardCharsets.UTF_8),
+                db.outbox().publish("orders.created", "k" + (i % 10), ("row " + i).getBytes(StandardCharsets.UTF_8),
                         Headers.EMPTY);
             }
-            Await.until("100 rows posted", () -> TestDatabases.counts(outbox).delivered() == 100);
+            Await.until("100 rows posted", () -> TestDatabases.counts(db.outbox()).delivered() == 100);
             Set<String> ids = server.requests.stream().map(WebhookServer.Request::eventId).collect(Collectors.toSet());
             assertThat(ids).hasSize(100);
             assertThat(server.maxConcurrent.get()).isLessThanOrEqualTo(8);

@@ -13,9 +13,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -28,34 +27,23 @@ class RelayKillTest {
     private static final int ROWS = 5_000;
     private static final int BATCH = 100;
 
-    private final String schema = TestDatabases.uniqueSchema();
-    private Outbox outbox;
-
-    @BeforeEach
-    void open() throws SQLException {
-        outbox = Outbox.builder().jdbcUrl(TestDatabases.PG_URL).schema(schema).open();
-    }
-
-    @AfterEach
-    void drop() throws SQLException {
-        outbox.close();
-        TestDatabases.dropPgSchema(schema);
-    }
+    @RegisterExtension
+    final OutboxOnPostgres db = new OutboxOnPostgres();
 
     @Test
     void aKilledRelayLosesNothingAndOnlyItsInFlightBatchIsDeliveredTwice() throws Exception {
         List<Long> all = new ArrayList<>(ROWS);
-        try (Connection c = outbox.dataSource().getConnection()) {
+        try (Connection c = db.outbox().dataSource().getConnection()) {
             c.setAutoCommit(false);
             for (int i = 0; i < ROWS; i++) {
-                all.add(outbox.append(c, "orders.created", null, ("row " + i).getBytes(StandardCharsets.UTF_8)));
+                all.add(db.outbox().append(c, "orders.created", null, ("row " + i).getBytes(StandardCharsets.UTF_8)));
             }
             c.commit();
         }
         String pg = TestDatabases.PG_URL;
         Set<Long> printedFirst;
         Set<Long> committedFirst;
-        try (RelayProcess doomed = RelayProcess.start("doomed", "--keep-delivered", "--jdbc-url", pg, "--schema", schema,
+        try (RelayProcess doomed = RelayProcess.start("doomed", "--keep-delivered", "--jdbc-url", pg, "--schema", db.schema(),
                 "--batch-size", String.valueOf(BATCH), "--sink-delay-ms", "2")) {
             // 2 ms a row, so a batch takes 200 ms: at row 750 the relay is inside its 8th batch.
             doomed.awaitDelivered(7 * BATCH + BATCH / 2);
@@ -77,7 +65,7 @@ class RelayKillTest {
         // the survivor takes them over then, and delivers everything that was not committed.
 
         Set<Long> printedSecond;
-        try (RelayProcess survivor = RelayProcess.start("survivor", "--keep-delivered", "--jdbc-url", pg, "--schema", schema,
+        try (RelayProcess survivor = RelayProcess.start("survivor", "--keep-delivered", "--jdbc-url", pg, "--schema", db.schema(),
                 "--batch-size", String.valueOf(BATCH))) {
             Await.until("every row delivered", Duration.ofSeconds(60), () -> counts().delivered() == ROWS);
             assertThat(counts()).isEqualTo(new OutboxCounts(0, ROWS, 0));
@@ -98,7 +86,7 @@ class RelayKillTest {
 
     private OutboxCounts counts() {
         try {
-            return outbox.counts();
+            return db.outbox().counts();
         } catch (SQLException e) {
             throw new AssertionError(e);
         }
@@ -106,8 +94,8 @@ class RelayKillTest {
 
     private Set<Long> deliveredInDatabase() throws SQLException {
         Set<Long> ids = new HashSet<>();
-        try (Connection c = outbox.dataSource().getConnection(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT id FROM " + schema + ".ringbus_outbox WHERE status = 1")) {
+        try (Connection c = db.outbox().dataSource().getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT id FROM " + db.schema() + ".ringbus_outbox WHERE status = 1")) {
             while (rs.next()) {
                 ids.add(rs.getLong(1));
             }

@@ -26,9 +26,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * PostgreSQL's relays lease buckets of rows: relays that join and leave while producers append
@@ -36,19 +35,8 @@ import org.junit.jupiter.api.Test;
  * in id order without a key row.
  */
 class RelayLeaseTest {
-    private final String schema = TestDatabases.uniqueSchema();
-    private Outbox outbox;
-
-    @BeforeEach
-    void open() throws SQLException {
-        outbox = Outbox.builder().jdbcUrl(TestDatabases.PG_URL).schema(schema).open();
-    }
-
-    @AfterEach
-    void drop() throws SQLException {
-        outbox.close();
-        TestDatabases.dropPgSchema(schema);
-    }
+    @RegisterExtension
+    final OutboxOnPostgres db = new OutboxOnPostgres();
 
     @Test
     void relaysJoiningAndLeavingUnderLoadShareTheBucketsKeepKeyOrderAndLoseNothing() throws Exception {
@@ -58,11 +46,11 @@ class RelayLeaseTest {
         CompletableFuture<Void> producer = CompletableFuture.runAsync(() -> {
             int i = 0;
             while (producing.get()) {
-                try (Connection c = outbox.dataSource().getConnection()) {
+                try (Connection c = db.outbox().dataSource().getConnection()) {
                     c.setAutoCommit(false);
                     List<Long> ids = new ArrayList<>();
                     for (int j = 0; j < 10; j++, i++) {
-                        ids.add(outbox.append(c, "orders.created", "k" + (i % 40), bytes("e" + i)));
+                        ids.add(db.outbox().append(c, "orders.created", "k" + (i % 40), bytes("e" + i)));
                     }
                     c.commit();
                     synchronized (appended) {
@@ -75,10 +63,10 @@ class RelayLeaseTest {
             }
         });
         Duration lease = Duration.ofMillis(600);
-        Relay first = outbox.relay().name("first").leaseTime(lease).batchSize(50).sink(sink).start();
+        Relay first = db.outbox().relay().name("first").leaseTime(lease).batchSize(50).sink(sink).start();
         Await.until("the first relay holds every bucket", () -> owners().equals(Map.of("first", 64)));
-        Relay second = outbox.relay().name("second").leaseTime(lease).batchSize(50).sink(sink).start();
-        Relay third = outbox.relay().name("third").leaseTime(lease).batchSize(50).sink(sink).start();
+        Relay second = db.outbox().relay().name("second").leaseTime(lease).batchSize(50).sink(sink).start();
+        Relay third = db.outbox().relay().name("third").leaseTime(lease).batchSize(50).sink(sink).start();
         Await.until("three relays share the buckets fairly", () -> {
             Map<String, Integer> owners = owners();
             return owners.size() == 3 && owners.values().stream().allMatch(n -> n >= 20 && n <= 22);
@@ -114,15 +102,15 @@ class RelayLeaseTest {
 
     @Test
     void aKeysSecondAppendWaitsForTheFirstToCommitSoIdsFollowCommitOrder() throws Exception {
-        try (Connection first = outbox.dataSource().getConnection()) {
+        try (Connection first = db.outbox().dataSource().getConnection()) {
             first.setAutoCommit(false);
-            long firstId = outbox.append(first, "orders.created", "same", bytes("first"));
+            long firstId = db.outbox().append(first, "orders.created", "same", bytes("first"));
             CountDownLatch started = new CountDownLatch(1);
             CompletableFuture<Long> second = CompletableFuture.supplyAsync(() -> {
-                try (Connection c = outbox.dataSource().getConnection()) {
+                try (Connection c = db.outbox().dataSource().getConnection()) {
                     c.setAutoCommit(false);
                     started.countDown();
-                    long id = outbox.append(c, "orders.created", "same", bytes("second"));
+                    long id = db.outbox().append(c, "orders.created", "same", bytes("second"));
                     c.commit();
                     return id;
                 } catch (SQLException e) {
@@ -131,7 +119,7 @@ class RelayLeaseTest {
             });
             assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
             // Another key is not held up by the open transaction.
-            outbox.publish("orders.created", "other", bytes("other"), Headers.EMPTY);
+            db.outbox().publish("orders.created", "other", bytes("other"), Headers.EMPTY);
             Thread.sleep(300);
             assertThat(second).as("the same key's append waits for the open transaction").isNotDone();
             first.commit();
@@ -141,8 +129,8 @@ class RelayLeaseTest {
 
     @Test
     void theProducersCommitRunsNoTrigger() throws Exception {
-        try (Connection c = outbox.dataSource().getConnection(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_trigger WHERE tgrelid = '" + schema
+        try (Connection c = db.outbox().dataSource().getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_trigger WHERE tgrelid = '" + db.schema()
                      + ".ringbus_outbox'::regclass AND NOT tgisinternal")) {
             rs.next();
             assertThat(rs.getInt(1)).as("no NOTIFY trigger on the outbox table").isZero();
@@ -152,10 +140,10 @@ class RelayLeaseTest {
     @Test
     void anEmptyPollLocksNothingAndRowsInFlightFenceTheirBucketAgainstATakeOver() throws Exception {
         OutboxStatements statements = new OutboxStatements(
-                new OutboxSql(Dialect.POSTGRESQL, schema + ".ringbus_outbox", "unused"));
+                new OutboxSql(Dialect.POSTGRESQL, db.schema() + ".ringbus_outbox", "unused"));
         int[] buckets = IntStream.range(0, OutboxSql.BUCKETS).toArray();
         int[] limits = IntStream.range(0, OutboxSql.BUCKETS).map(b -> 10).toArray();
-        try (Connection c = outbox.dataSource().getConnection(); Connection other = outbox.dataSource().getConnection()) {
+        try (Connection c = db.outbox().dataSource().getConnection(); Connection other = db.outbox().dataSource().getConnection()) {
             c.setAutoCommit(false);
             assertThat(statements.leaseRound(c, "a@test", 60_000, 1)).hasSize(OutboxSql.BUCKETS);
             c.commit();
@@ -165,17 +153,17 @@ class RelayLeaseTest {
                     .isNull();
             c.commit();
 
-            outbox.publish("orders.created", "k", bytes("x"), Headers.EMPTY);
+            db.outbox().publish("orders.created", "k", bytes("x"), Headers.EMPTY);
             List<ClaimedRow> rows = statements.claimLeased(c, "a@test", buckets, limits, "t-");
             assertThat(rows).hasSize(1);
             int bucket = rows.get(0).bucket();
             try (Statement s = other.createStatement()) {
                 s.execute("SET lock_timeout = '300ms'");
-                assertThatThrownBy(() -> s.executeUpdate("UPDATE " + schema + ".ringbus_outbox_bucket SET owner = 'b@test'"
+                assertThatThrownBy(() -> s.executeUpdate("UPDATE " + db.schema() + ".ringbus_outbox_bucket SET owner = 'b@test'"
                         + " WHERE bucket = " + bucket))
                         .as("the bucket of rows in flight cannot be taken over").isInstanceOf(SQLException.class)
                         .hasMessageContaining("lock timeout");
-                s.executeUpdate("UPDATE " + schema + ".ringbus_outbox_bucket SET owner = 'b@test' WHERE bucket <> "
+                s.executeUpdate("UPDATE " + db.schema() + ".ringbus_outbox_bucket SET owner = 'b@test' WHERE bucket <> "
                         + bucket);
             }
             c.commit();
@@ -194,8 +182,8 @@ class RelayLeaseTest {
 
     private Map<String, Integer> owners() {
         Map<String, Integer> owners = new HashMap<>();
-        try (Connection c = outbox.dataSource().getConnection(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT owner, count(*) FROM " + schema + ".ringbus_outbox_bucket"
+        try (Connection c = db.outbox().dataSource().getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT owner, count(*) FROM " + db.schema() + ".ringbus_outbox_bucket"
                      + " WHERE owner IS NOT NULL AND expires_at > clock_timestamp() GROUP BY owner")) {
             while (rs.next()) {
                 String owner = rs.getString(1);
@@ -209,7 +197,7 @@ class RelayLeaseTest {
     }
 
     private long pending() {
-        return TestDatabases.counts(outbox).pending();
+        return TestDatabases.counts(db.outbox()).pending();
     }
 
     private static byte[] bytes(String text) {

@@ -12,6 +12,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
@@ -22,62 +23,59 @@ import org.springframework.transaction.support.TransactionTemplate;
  * outbox row commit or roll back together (real Spring JDBC transaction management, PostgreSQL).
  */
 class SpringTransactionTest {
-    private final String schema = TestDatabases.uniqueSchema();
-    private Outbox outbox;
+    @RegisterExtension
+    final OutboxOnPostgres db = new OutboxOnPostgres();
     private Relay relay;
     private final RecordingSink sink = new RecordingSink();
 
     @BeforeEach
-    void open() throws SQLException {
-        outbox = Outbox.builder().jdbcUrl(TestDatabases.PG_URL).schema(schema).open();
-        new JdbcTemplate(outbox.dataSource()).execute("CREATE TABLE " + schema + ".orders (id TEXT PRIMARY KEY)");
-        relay = outbox.relay().sink(sink).pollInterval(Duration.ofMillis(20)).start();
+    void open() {
+        new JdbcTemplate(db.outbox().dataSource()).execute("CREATE TABLE " + db.schema() + ".orders (id TEXT PRIMARY KEY)");
+        relay = db.outbox().relay().sink(sink).pollInterval(Duration.ofMillis(20)).start();
     }
 
     @AfterEach
-    void close() throws SQLException {
+    void close() {
         relay.close();
-        outbox.close();
-        TestDatabases.dropPgSchema(schema);
     }
 
     @Test
     void rowCommitsAndRollsBackWithTheSpringTransaction() throws Exception {
-        DataSource transactional = new TransactionAwareDataSourceProxy(outbox.dataSource());
+        DataSource transactional = new TransactionAwareDataSourceProxy(db.outbox().dataSource());
         JdbcTemplate jdbc = new JdbcTemplate(transactional);
-        TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(outbox.dataSource()));
+        TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(db.outbox().dataSource()));
 
         tx.executeWithoutResult(status -> {
-            jdbc.update("INSERT INTO " + schema + ".orders VALUES ('o-1')");
+            jdbc.update("INSERT INTO " + db.schema() + ".orders VALUES ('o-1')");
             append(transactional, "o-1");
             status.setRollbackOnly();
         });
         assertThatThrownBy(() -> tx.executeWithoutResult(status -> {
-            jdbc.update("INSERT INTO " + schema + ".orders VALUES ('o-2')");
+            jdbc.update("INSERT INTO " + db.schema() + ".orders VALUES ('o-2')");
             append(transactional, "o-2");
             throw new IllegalStateException("business rule failed after the append");
         })).hasMessageContaining("business rule");
         tx.executeWithoutResult(status -> {
-            jdbc.update("INSERT INTO " + schema + ".orders VALUES ('o-3')");
+            jdbc.update("INSERT INTO " + db.schema() + ".orders VALUES ('o-3')");
             append(transactional, "o-3");
         });
 
         Await.until("the committed row", () -> sink.received.size() == 1);
         Thread.sleep(300);
         assertThat(sink.received).extracting(OutboxEvent::key).containsExactly("o-3");
-        assertThat(jdbc.queryForList("SELECT id FROM " + schema + ".orders", String.class)).containsExactly("o-3");
+        assertThat(jdbc.queryForList("SELECT id FROM " + db.schema() + ".orders", String.class)).containsExactly("o-3");
     }
 
     @Test
     void appendOutsideATransactionIsRefused() {
-        DataSource transactional = new TransactionAwareDataSourceProxy(outbox.dataSource());
-        assertThatThrownBy(() -> outbox.append(transactional, "orders.created", "o-9", new byte[1], Headers.EMPTY))
+        DataSource transactional = new TransactionAwareDataSourceProxy(db.outbox().dataSource());
+        assertThatThrownBy(() -> db.outbox().append(transactional, "orders.created", "o-9", new byte[1], Headers.EMPTY))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("auto-commit");
     }
 
     private void append(DataSource transactional, String orderId) {
         try {
-            outbox.append(transactional, "orders.created", orderId, orderId.getBytes(StandardCharsets.UTF_8), Headers.EMPTY);
+            db.outbox().append(transactional, "orders.created", orderId, orderId.getBytes(StandardCharsets.UTF_8), Headers.EMPTY);
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }

@@ -12,7 +12,7 @@ import io.nats.client.api.ServerInfo;
 import io.nats.client.impl.NatsMessage;
 import io.ringbus.core.Headers;
 import io.ringbus.core.Scope;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -43,14 +43,8 @@ class JnatsIntegrationTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
 
     private final RecordingErrorListener listener = new RecordingErrorListener();
+    @AutoClose
     private ServerUnderTest server;
-
-    @AfterEach
-    void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
 
     // ------------------------------------------------------------ connecting
 

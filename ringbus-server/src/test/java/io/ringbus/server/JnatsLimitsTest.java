@@ -8,7 +8,7 @@ import io.nats.client.Subscription;
 import io.ringbus.core.ExecutionMode;
 import io.ringbus.core.OverflowPolicy;
 import io.ringbus.core.SubscribeOptions;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -40,14 +40,8 @@ class JnatsLimitsTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
 
     private final RecordingErrorListener listener = new RecordingErrorListener();
+    @AutoClose
     private ServerUnderTest server;
-
-    @AfterEach
-    void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
 
     @Test
     void subscriberThatStopsReadingIsDroppedAsSlowConsumerWhileAnotherGetsEverything() throws Exception {
@@ -59,9 +53,7 @@ class JnatsLimitsTest {
         try (RawClient stalled = RawClient.connect(server.port(), 4096);
              Connection subscriber = listener.connect(server);
              Connection publisher = listener.connect(server)) {
-            stalled.handshake();
-            stalled.send("SUB pub.flood 1\r\nPING\r\n");
-            stalled.expectLine("PONG");
+            subscribeToTheFlood(stalled);
             // from here on the raw client reads nothing until the server has given up on it
             subscriber.createDispatcher(msg -> {
                 int expected = received.getAndIncrement();
@@ -73,11 +65,8 @@ class JnatsLimitsTest {
 
             // Batches small enough (32 x ~1 KB) that the reading subscriber never has maxPending
             // outstanding: it must never be mistaken for a slow consumer.
-            int published = 0;
             int limit = 40_000; // ~40 MB: far more than socket buffers and Netty's water mark hold
-            while (server.stats().slowConsumers() == 0 && published < limit) {
-                published = publishBatch(publisher, payload, published, 32, received);
-            }
+            int published = floodUntilASlowConsumer(publisher, payload, limit, received);
             assertThat(server.stats().slowConsumers()).as("slow consumer detected within %d messages", limit)
                     .isEqualTo(1);
             // the stalled client reads again: what was sent ends with the error, then the close
@@ -111,16 +100,11 @@ class JnatsLimitsTest {
         try (RawClient stalled = RawClient.connect(server.port(), 4096);
              Connection subscriber = listener.connect(server);
              Connection publisher = listener.connect(server)) {
-            stalled.handshake();
-            stalled.send("SUB pub.flood 1\r\nPING\r\n");
-            stalled.expectLine("PONG");
+            subscribeToTheFlood(stalled);
             subscriber.createDispatcher(msg -> received.incrementAndGet()).subscribe("pub.flood");
             subscriber.flush(WAIT);
 
-            int published = 0;
-            while (server.stats().slowConsumers() == 0 && published < 40_000) {
-                published = publishBatch(publisher, payload, published, 32, received);
-            }
+            int published = floodUntilASlowConsumer(publisher, payload, 40_000, received);
             assertThat(server.stats().slowConsumers()).isEqualTo(1);
 
             // The stalled client holds its socket open and never reads again: the server must not
@@ -273,6 +257,22 @@ class JnatsLimitsTest {
      * Publishes {@code count} messages whose payload starts with their sequence number, then
      * waits until the reading subscriber has them all.
      */
+    private static void subscribeToTheFlood(RawClient raw) {
+        raw.handshake();
+        raw.send("SUB pub.flood 1\r\nPING\r\n");
+        raw.expectLine("PONG");
+    }
+
+    /** Publishes batches of 32 until the server has dropped a slow consumer or {@code limit} are out. */
+    private int floodUntilASlowConsumer(Connection publisher, byte[] payload, int limit, AtomicInteger received)
+            throws Exception {
+        int published = 0;
+        while (server.stats().slowConsumers() == 0 && published < limit) {
+            published = publishBatch(publisher, payload, published, 32, received);
+        }
+        return published;
+    }
+
     private int publishBatch(Connection publisher, byte[] payload, int first, int count, AtomicInteger received)
             throws Exception {
         for (int i = first; i < first + count; i++) {

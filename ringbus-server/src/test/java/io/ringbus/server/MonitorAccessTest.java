@@ -1,7 +1,7 @@
 package io.ringbus.server;
 
 import io.ringbus.core.Scope;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -31,14 +31,8 @@ class MonitorAccessTest {
             "[a-zA-Z_:][a-zA-Z0-9_:]*(\\{([a-zA-Z_][a-zA-Z0-9_]*=\"([^\"\\\\]|\\\\.)*\",?)*})? "
                     + "(-?[0-9.]+(E-?[0-9]+)?|NaN|[+-]Inf)( -?[0-9]+)?");
 
+    @AutoClose
     private ServerUnderTest server;
-
-    @AfterEach
-    void close() {
-        if (server != null) {
-            server.close();
-        }
-    }
 
     @Test
     void withCredentialsConfiguredEveryEndpointRequiresOne() {

@@ -2,7 +2,7 @@ package io.ringbus.server;
 
 import io.ringbus.testkit.Await;
 import io.ringbus.core.Scope;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -19,14 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Timeout(30)
 class RawConnectionTest {
+    @AutoClose
     private ServerUnderTest server;
-
-    @AfterEach
-    void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
 
     // ------------------------------------------------------------ authentication
 

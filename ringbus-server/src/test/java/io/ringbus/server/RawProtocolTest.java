@@ -2,7 +2,7 @@ package io.ringbus.server;
 
 import io.ringbus.testkit.Await;
 import io.ringbus.core.Scope;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,15 +36,11 @@ class RawProtocolTest {
     private static final String ERR_PAYLOAD = "-ERR 'Maximum Payload Violation'";
     private static final String ERR_PUBLISH_SUBJECT = "-ERR 'Invalid Publish Subject'";
     private static final String ERR_SUBJECT = "-ERR 'Invalid Subject'";
+    private static final String PEDANTIC = "{\"verbose\":false,\"pedantic\":true,\"headers\":true}";
+    private static final String NOT_PEDANTIC = "{\"verbose\":false,\"pedantic\":false,\"headers\":true}";
 
+    @AutoClose
     private ServerUnderTest server;
-
-    @AfterEach
-    void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
 
     // ------------------------------------------------------------ INFO, CONNECT, +OK
 
@@ -268,8 +264,7 @@ class RawProtocolTest {
         server = ServerUnderTest.start();
         try (RawClient client = RawClient.connect(server.port())) {
             // Odd publish subjects are refused only in pedantic mode, as by nats-server.
-            client.handshake(error.equals(ERR_PUBLISH_SUBJECT)
-                    ? "{\"verbose\":false,\"pedantic\":true,\"headers\":true}" : "{\"verbose\":false,\"pedantic\":false,\"headers\":true}");
+            client.handshake(error.equals(ERR_PUBLISH_SUBJECT) ? PEDANTIC : NOT_PEDANTIC);
             client.send(input);
 
             client.expectLine(error);
@@ -295,9 +290,7 @@ class RawProtocolTest {
     void publicClientIsRefusedSubjectsAboveItsScopeAndStaysConnected(String input, String error) {
         server = ServerUnderTest.start();
         try (RawClient client = RawClient.connect(server.port())) {
-            // Odd publish subjects are refused only in pedantic mode, as by nats-server.
-            client.handshake(error.equals(ERR_PUBLISH_SUBJECT)
-                    ? "{\"verbose\":false,\"pedantic\":true,\"headers\":true}" : "{\"verbose\":false,\"pedantic\":false,\"headers\":true}");
+            client.handshake(NOT_PEDANTIC);
             client.send(input);
 
             client.expectLine(error);

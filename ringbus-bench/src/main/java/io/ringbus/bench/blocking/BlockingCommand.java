@@ -2,18 +2,15 @@ package io.ringbus.bench.blocking;
 
 import io.ringbus.bench.HumanDurationConverter;
 import io.ringbus.bench.JvmDescription;
-import io.ringbus.bench.ResultsJson;
-import io.ringbus.bench.chart.ResultCharts;
+import io.ringbus.bench.ResultsFile;
 import io.ringbus.core.ExecutionMode;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,8 +65,8 @@ public final class BlockingCommand implements Callable<Integer> {
     @Option(names = "--virtual-concurrency", description = "burst: maxConcurrency on virtual threads (default: ${DEFAULT-VALUE})")
     int virtualConcurrency = 1_000;
 
-    @Option(names = "--json", description = "also write the results as JSON to this file, and as an SVG chart beside it (.svg for .json)")
-    Path json;
+    @Mixin
+    ResultsFile json;
 
     /** Creates the command; picocli fills in the options. */
     public BlockingCommand() {
@@ -124,11 +121,7 @@ public final class BlockingCommand implements Callable<Integer> {
         if (!burst.isEmpty()) {
             System.out.println(report.burstTable());
         }
-        if (json != null) {
-            Files.writeString(json, ResultsJson.write(report.document()), StandardCharsets.UTF_8);
-            System.out.println("JSON written to " + json);
-            System.out.println("chart written to " + ResultCharts.writeBeside(json));
-        }
+        json.write(report.document(), System.out);
         return 0;
     }
 }

@@ -67,11 +67,9 @@ final class GoComparison {
             for (ServerKind kind : servers) {
                 int port = EphemeralPorts.pick();
                 List<String> command = plan.pinServer(kind.command(binaries, port, ringbusHeap, ringbusJvmArgs, null));
-                Path log = workDir.resolve(kind.label() + "-" + port + ".log");
                 Path loadLog = workDir.resolve("natsload-" + kind.label() + "-" + port + ".log");
-                progress.println("  " + kind.label() + ": " + String.join(" ", command) + "  (log " + log + ")");
                 List<GoResult> serverResults = new ArrayList<>();
-                try (ServerProcess server = ServerProcess.start(kind.label(), command, port, log, Duration.ofSeconds(30))) {
+                try (ServerProcess server = ServerProcess.start(kind, command, port, workDir, progress)) {
                     for (GoCase c : cases) {
                         serverResults.add(runCase(server, kind, plan, c, serial++, loadLog));
                     }

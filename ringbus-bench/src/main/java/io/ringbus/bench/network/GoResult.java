@@ -1,6 +1,7 @@
 package io.ringbus.bench.network;
 
-import java.util.Arrays;
+import io.ringbus.bench.Median;
+
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 
@@ -35,10 +36,7 @@ record GoResult(ServerKind server, CorePlan plan, GoCase c, List<NatsLoadResult>
         if (!passed()) {
             return Double.NaN;
         }
-        double[] values = runs.stream().mapToDouble(metric).toArray();
-        Arrays.sort(values);
-        int mid = values.length / 2;
-        return values.length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+        return Median.of(runs.stream().mapToDouble(metric).toArray());
     }
 
     /** @return the headline figure: median deliveries/s, or p99 in microseconds for a latency case */

@@ -2,23 +2,20 @@ package io.ringbus.bench.network;
 
 import io.ringbus.bench.HumanDurationConverter;
 import io.ringbus.bench.JvmDescription;
-import io.ringbus.bench.ResultsJson;
-import io.ringbus.bench.chart.ResultCharts;
+import io.ringbus.bench.ResultsFile;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
@@ -69,11 +66,8 @@ public final class NetworkCommand implements Callable<Integer> {
             description = "longest a run may take before it fails (default: 120s)")
     Duration timeout = Duration.ofSeconds(120);
 
-    @Option(names = "--server-jar", description = "ringbus-server.jar (default: ringbus-server/target/ beside this jar)")
-    Path serverJar;
-
-    @Option(names = "--nats-server", description = "the nats-server binary (default: on PATH or /usr/sbin; bin/bench-deps installs it)")
-    Path natsServer;
+    @Mixin
+    PeerBinaries peers;
 
     @Option(names = "--ringbus-heap", description = "ringbus-server's -Xmx in the comparison (default: ${DEFAULT-VALUE},"
             + " bin/run's)")
@@ -132,11 +126,8 @@ public final class NetworkCommand implements Callable<Integer> {
             description = "Go client: one-way latency, how long (default: 5s)")
     Duration latencyDuration = Duration.ofSeconds(5);
 
-    @Option(names = "--natsload", description = "the natsload binary (default: target/natsload beside this jar; bin/bench builds it)")
-    Path natsload;
-
-    @Option(names = "--json", description = "also write the results as JSON to this file, and as an SVG chart beside it (.svg for .json)")
-    Path json;
+    @Mixin
+    ResultsFile json;
 
     private static List<NetworkCase> select(List<NetworkCase> all, List<String> ids) {
         if (ids.isEmpty()) {
@@ -166,7 +157,7 @@ public final class NetworkCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<ServerKind> kinds = new ArrayList<>();
+        List<ServerKind> kinds;
         List<NetworkCase> cases;
         JnatsWorkload workload;
         ServerBinaries binaries;
@@ -182,7 +173,7 @@ public final class NetworkCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("fan must be in 2..64: fan=" + fan);
             }
             if (client != Client.JNATS) {
-                load = NatsLoad.locate(natsload);
+                load = peers.natsload();
                 goCases = GoCase.select(cores.isEmpty()
                         ? GoCase.standard(fan, goMessages, goLargeMessages, requests, latencyRate, latencyDuration)
                         : GoCase.sweep(fan, goMessages), goCaseIds);
@@ -198,20 +189,13 @@ public final class NetworkCommand implements Callable<Integer> {
                     }
                 }
             }
-            for (String name : servers) {
-                ServerKind kind = ServerKind.byName(name);
-                if (!kinds.contains(kind)) {
-                    kinds.add(kind);
-                }
-            }
+            kinds = ServerKind.inRunOrder(servers);
             cases = select(NetworkCase.standard(messages, largeMessages), caseIds);
             workload = new JnatsWorkload(timeout);
             if (slowFactor < 2 || slowFactor > 1_000) {
                 throw new IllegalArgumentException("slow-factor must be in 2..1000: slow-factor=" + slowFactor);
             }
-            Set<ServerKind> needed = EnumSet.noneOf(ServerKind.class);
-            needed.addAll(kinds);
-            binaries = ServerBinaries.locate(needed, serverJar, natsServer);
+            binaries = peers.servers(kinds);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -265,7 +249,7 @@ public final class NetworkCommand implements Callable<Integer> {
         }
         boolean passed = (comparison == null || comparison.passed()) && (overload == null || overload.passed())
                 && (go == null || go.passed());
-        if (json != null) {
+        if (json.requested()) {
             String clients = switch (client) {
                 case JNATS -> "jnats";
                 case GO -> "nats.go";
@@ -274,9 +258,7 @@ public final class NetworkCommand implements Callable<Integer> {
             NetworkResults results = new NetworkResults(NetworkResults.SCENARIO, jvm.vm(), jvm.cores(), clients,
                     go == null ? null : go.section(), comparison == null ? null : comparison.section(),
                     overload == null ? null : overload.section());
-            Files.writeString(json, ResultsJson.write(results), StandardCharsets.UTF_8);
-            System.out.println("JSON written to " + json);
-            System.out.println("chart written to " + ResultCharts.writeBeside(json));
+            json.write(results, System.out);
         }
         if (!passed) {
             System.err.println("FAILED: see the FAILED lines above");

@@ -3,7 +3,6 @@ package io.ringbus.bench.network;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -72,12 +71,10 @@ public final class NetworkComparison {
             int port = EphemeralPorts.pick();
             List<String> command = kind.command(binaries, port, ringbusHeap, ringbusJvmArgs,
                     kind == ServerKind.RINGBUS ? ringbusConfig : null);
-            Path log = workDir.resolve(kind.label() + "-" + port + ".log");
-            progress.println("  " + kind.label() + ": " + String.join(" ", command) + "  (log " + log + ")");
             List<CaseResult> caseResults = new ArrayList<>();
             long peakRss;
             Map<String, Long> stats;
-            try (ServerProcess server = ServerProcess.start(kind.label(), command, port, log, Duration.ofSeconds(30))) {
+            try (ServerProcess server = ServerProcess.start(kind, command, port, workDir, progress)) {
                 for (NetworkCase c : cases) {
                     caseResults.add(runCase(server, kind, c));
                 }

@@ -48,6 +48,24 @@ public enum ServerKind {
     }
 
     /**
+     * Reads a {@code --servers} list.
+     *
+     * @param names names as {@link #byName(String)} takes them, in run order
+     * @return the kinds, each once, in the order first named
+     * @throws IllegalArgumentException naming a value that is no server
+     */
+    public static List<ServerKind> inRunOrder(List<String> names) {
+        List<ServerKind> kinds = new ArrayList<>();
+        for (String name : names) {
+            ServerKind kind = byName(name);
+            if (!kinds.contains(kind)) {
+                kinds.add(kind);
+            }
+        }
+        return kinds;
+    }
+
+    /**
      * The command that starts this server on 127.0.0.1, its monitoring port on a free loopback
      * port (never the default 8222, which another server may hold).
      *

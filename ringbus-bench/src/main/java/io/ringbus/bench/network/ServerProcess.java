@@ -1,6 +1,7 @@
 package io.ringbus.bench.network;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -53,6 +54,26 @@ final class ServerProcess implements AutoCloseable {
         this.process = process;
         this.log = log;
         this.port = port;
+    }
+
+    /**
+     * Starts a server of a comparison: prints its command line and log file to {@code progress},
+     * logs to {@code <label>-<port>.log} in {@code workDir}, and gives it 30 s to listen.
+     *
+     * @param kind     the server
+     * @param command  the command line, from {@link ServerKind#command}
+     * @param port     the port it was told to listen on
+     * @param workDir  where the log goes
+     * @param progress where the command line is printed
+     * @return the running server
+     * @throws IOException when it cannot be started, exits, or does not listen in time
+     * @see #start(String, List, int, Path, Duration)
+     */
+    static ServerProcess start(ServerKind kind, List<String> command, int port, Path workDir, PrintStream progress)
+            throws IOException, InterruptedException {
+        Path log = workDir.resolve(kind.label() + "-" + port + ".log");
+        progress.println("  " + kind.label() + ": " + String.join(" ", command) + "  (log " + log + ")");
+        return start(kind.label(), command, port, log, Duration.ofSeconds(30));
     }
 
     /**

@@ -2,21 +2,19 @@ package io.ringbus.bench.network;
 
 import io.ringbus.bench.HumanDurationConverter;
 import io.ringbus.bench.JvmDescription;
-import io.ringbus.bench.ResultsJson;
-import io.ringbus.bench.chart.ResultCharts;
+import io.ringbus.bench.ResultsFile;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -50,20 +48,14 @@ public final class SoakCommand implements Callable<Integer> {
     @Option(names = "--servers", split = ",", description = "ringbus and/or nats, in run order (default: ringbus)")
     List<String> servers = new ArrayList<>(List.of("ringbus"));
 
-    @Option(names = "--server-jar", description = "ringbus-server.jar (default: ringbus-server/target/ beside this jar)")
-    Path serverJar;
-
-    @Option(names = "--nats-server", description = "the nats-server binary (default: on PATH or /usr/sbin)")
-    Path natsServer;
-
-    @Option(names = "--natsload", description = "the natsload binary (default: target/natsload beside this jar)")
-    Path natsload;
+    @Mixin
+    PeerBinaries peers;
 
     @Option(names = "--work-dir", description = "where logs go (default: a new temp directory)")
     Path workDir;
 
-    @Option(names = "--json", description = "also write the results as JSON to this file, and as an SVG chart beside it")
-    Path json;
+    @Mixin
+    ResultsFile json;
 
     /** Creates the command; picocli fills in the options. */
     public SoakCommand() {
@@ -71,21 +63,16 @@ public final class SoakCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<ServerKind> kinds = new ArrayList<>();
+        List<ServerKind> kinds;
         ServerBinaries binaries;
         NatsLoad load;
         try {
-            for (String name : servers) {
-                ServerKind kind = ServerKind.byName(name);
-                if (!kinds.contains(kind)) {
-                    kinds.add(kind);
-                }
-            }
+            kinds = ServerKind.inRunOrder(servers);
             if (duration.toSeconds() < 1 || rate < 1) {
                 throw new IllegalArgumentException("duration must be >= 1s and rate >= 1: duration=" + duration + ", rate=" + rate);
             }
-            binaries = ServerBinaries.locate(EnumSet.copyOf(kinds), serverJar, natsServer);
-            load = NatsLoad.locate(natsload);
+            binaries = peers.servers(kinds);
+            load = peers.natsload();
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -99,9 +86,7 @@ public final class SoakCommand implements Callable<Integer> {
             int port = EphemeralPorts.pick();
             int monitorPort = EphemeralPorts.pick();
             List<String> command = kind.command(binaries, port, monitorPort, heap, List.of(), null);
-            Path log = dir.resolve(kind.label() + "-" + port + ".log");
-            System.out.println("  " + kind.label() + ": " + String.join(" ", command) + "  (log " + log + ")");
-            try (ServerProcess server = ServerProcess.start(kind.label(), command, port, log, Duration.ofSeconds(30))) {
+            try (ServerProcess server = ServerProcess.start(kind, command, port, dir, System.out)) {
                 NatsLoadResult.Soak result = null;
                 String failure = null;
                 List<SoakSampler.Sample> samples;
@@ -123,13 +108,8 @@ public final class SoakCommand implements Callable<Integer> {
                 System.out.print(report.table());
             }
         }
-        if (json != null) {
-            SoakResults results = new SoakResults(SoakResults.SCENARIO, jvm.vm(), jvm.cores(), duration.toSeconds(), heap,
-                    reports.stream().map(SoakReport::section).toList());
-            Files.writeString(json, ResultsJson.write(results), StandardCharsets.UTF_8);
-            System.out.println("JSON written to " + json);
-            System.out.println("chart written to " + ResultCharts.writeBeside(json));
-        }
+        json.write(new SoakResults(SoakResults.SCENARIO, jvm.vm(), jvm.cores(), duration.toSeconds(), heap,
+                reports.stream().map(SoakReport::section).toList()), System.out);
         boolean passed = reports.stream().allMatch(SoakReport::passed);
         if (!passed) {
             System.err.println("FAILED: see the result lines above");

@@ -2,21 +2,19 @@ package io.ringbus.bench.network;
 
 import io.ringbus.bench.HumanDurationConverter;
 import io.ringbus.bench.JvmDescription;
-import io.ringbus.bench.ResultsJson;
-import io.ringbus.bench.chart.ResultCharts;
+import io.ringbus.bench.ResultsFile;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -64,20 +62,14 @@ public final class SubsCommand implements Callable<Integer> {
     @Option(names = "--ringbus-jvm-arg", description = "extra JVM option for ringbus-server, repeatable (e.g. -Xlog:gc)")
     List<String> ringbusJvmArgs = new ArrayList<>();
 
-    @Option(names = "--server-jar", description = "ringbus-server.jar (default: ringbus-server/target/ beside this jar)")
-    Path serverJar;
-
-    @Option(names = "--nats-server", description = "the nats-server binary (default: on PATH or /usr/sbin)")
-    Path natsServer;
-
-    @Option(names = "--natsload", description = "the natsload binary (default: target/natsload beside this jar)")
-    Path natsload;
+    @Mixin
+    PeerBinaries peers;
 
     @Option(names = "--work-dir", description = "where logs go (default: a new temp directory)")
     Path workDir;
 
-    @Option(names = "--json", description = "also write the results as JSON to this file, and as an SVG chart beside it")
-    Path json;
+    @Mixin
+    ResultsFile json;
 
     /** Creates the command; picocli fills in the options. */
     public SubsCommand() {
@@ -85,16 +77,11 @@ public final class SubsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<ServerKind> kinds = new ArrayList<>();
+        List<ServerKind> kinds;
         ServerBinaries binaries;
         NatsLoad load;
         try {
-            for (String name : servers) {
-                ServerKind kind = ServerKind.byName(name);
-                if (!kinds.contains(kind)) {
-                    kinds.add(kind);
-                }
-            }
+            kinds = ServerKind.inRunOrder(servers);
             if (conns < 1 || conns > 10_000) {
                 throw new IllegalArgumentException("conns must be in 1..10000: conns=" + conns);
             }
@@ -103,8 +90,8 @@ public final class SubsCommand implements Callable<Integer> {
                     throw new IllegalArgumentException("every count must be >= conns (" + conns + "): count=" + c);
                 }
             }
-            binaries = ServerBinaries.locate(EnumSet.copyOf(kinds), serverJar, natsServer);
-            load = NatsLoad.locate(natsload);
+            binaries = peers.servers(kinds);
+            load = peers.natsload();
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -123,9 +110,7 @@ public final class SubsCommand implements Callable<Integer> {
         for (ServerKind kind : kinds) {
             int port = EphemeralPorts.pick();
             List<String> command = kind.command(binaries, port, ringbusHeap, ringbusJvmArgs, null);
-            Path log = dir.resolve(kind.label() + "-" + port + ".log");
-            System.out.println("  " + kind.label() + ": " + String.join(" ", command) + "  (log " + log + ")");
-            try (ServerProcess server = ServerProcess.start(kind.label(), command, port, log, Duration.ofSeconds(30))) {
+            try (ServerProcess server = ServerProcess.start(kind, command, port, dir, System.out)) {
                 List<String> withServer = new ArrayList<>(List.of("-url", server.url(), "-pid", Long.toString(server.pid())));
                 withServer.addAll(args);
                 NatsLoadResult.Subs result = null;
@@ -145,11 +130,7 @@ public final class SubsCommand implements Callable<Integer> {
         System.out.print(report.table());
         System.out.println();
         System.out.print(report.routeTable());
-        if (json != null) {
-            Files.writeString(json, ResultsJson.write(report.document(jvm)), StandardCharsets.UTF_8);
-            System.out.println("JSON written to " + json);
-            System.out.println("chart written to " + ResultCharts.writeBeside(json));
-        }
+        json.write(report.document(jvm), System.out);
         if (!report.passed()) {
             System.err.println("FAILED: see the FAILED and timed-out lines above");
             return 2;

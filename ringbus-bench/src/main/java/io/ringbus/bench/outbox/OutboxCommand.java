@@ -2,18 +2,15 @@ package io.ringbus.bench.outbox;
 
 import io.ringbus.bench.HumanDurationConverter;
 import io.ringbus.bench.JvmDescription;
-import io.ringbus.bench.ResultsJson;
-import io.ringbus.bench.chart.ResultCharts;
+import io.ringbus.bench.ResultsFile;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -128,8 +125,8 @@ public final class OutboxCommand implements Callable<Integer> {
             description = "longest a drain, or the wait after the last append, may take (default: 300s)")
     Duration timeout = Duration.ofSeconds(300);
 
-    @Option(names = "--json", description = "also write the results as JSON to this file, and as an SVG chart beside it (.svg for .json)")
-    Path json;
+    @Mixin
+    ResultsFile json;
 
     /** Creates the command; picocli fills in the options. */
     public OutboxCommand() {
@@ -257,7 +254,7 @@ public final class OutboxCommand implements Callable<Integer> {
                         SUSTAINED_FRACTION * 100), Runtime.getRuntime().availableProcessors());
         out.println();
         out.print(report.text());
-        if (json != null) {
+        if (json.requested()) {
             OutboxResults head = new OutboxResults(OutboxResults.SCENARIO, jvm.vm(), jvm.cores(),
                     pgUrl.replaceAll("\\?.*", ""), EventPayload.BYTES, EventPayload.KEYS, batchSize,
                     RelayContender.POLLER_BATCH, SkipLockedPoller.IDLE_MILLIS,
@@ -269,9 +266,7 @@ public final class OutboxCommand implements Callable<Integer> {
                             RelayContender.NAMASTACK.keepsKeyOrder()),
                     producers, repeats, producerWarmup.toNanos() / 1e9, warmup.toNanos() / 1e9, window.toNanos() / 1e9,
                     null, List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
-            Files.writeString(json, ResultsJson.write(report.document(head)), StandardCharsets.UTF_8);
-            out.println("JSON written to " + json);
-            out.println("chart written to " + ResultCharts.writeBeside(json));
+            json.write(report.document(head), out);
         }
         if (!report.passed()) {
             System.err.println("FAILED: see the FAILED lines above");

@@ -1,5 +1,7 @@
 package io.ringbus.bench.seed;
 
+import io.ringbus.bench.Median;
+
 import java.util.Arrays;
 
 /**
@@ -25,11 +27,7 @@ public record ContenderResult(ContenderKind kind, boolean keepsProducerOrder, lo
 
     /** @return the median round in milliseconds (the mean of the middle two for an even count) */
     public double medianMillis() {
-        long[] sorted = roundNanos.clone();
-        Arrays.sort(sorted);
-        int mid = sorted.length / 2;
-        double nanos = sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2.0;
-        return nanos / 1e6;
+        return Median.of(Arrays.stream(roundNanos).asDoubleStream().toArray()) / 1e6;
     }
 
     /** @return the fastest round in milliseconds */

@@ -2,18 +2,15 @@ package io.ringbus.bench.seed;
 
 import io.ringbus.bench.HumanDurationConverter;
 import io.ringbus.bench.JvmDescription;
-import io.ringbus.bench.ResultsJson;
-import io.ringbus.bench.chart.ResultCharts;
+import io.ringbus.bench.ResultsFile;
 import io.ringbus.core.WaitStrategy;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,8 +41,8 @@ public final class SeedCommand implements Callable<Integer> {
     @Option(names = "--contenders", split = ",", description = "comma-separated subset, in run order (default: all)")
     List<String> contenders = new ArrayList<>();
 
-    @Option(names = "--json", description = "also write the results as JSON to this file, and as an SVG chart beside it (.svg for .json)")
-    Path json;
+    @Mixin
+    ResultsFile json;
 
     @Option(names = "--producers", description = "producer threads (default: ${DEFAULT-VALUE})")
     int producers = SeedWorkload.SEED.producers();
@@ -97,11 +94,7 @@ public final class SeedCommand implements Callable<Integer> {
         SeedReport report = new SeedReport(header.jvm(), workload, waitStrategy, warmup, rounds, results);
         System.out.println();
         System.out.print(report.table());
-        if (json != null) {
-            Files.writeString(json, ResultsJson.write(report.document()), StandardCharsets.UTF_8);
-            System.out.println("JSON written to " + json);
-            System.out.println("chart written to " + ResultCharts.writeBeside(json));
-        }
+        json.write(report.document(), System.out);
         return 0;
     }
 }
