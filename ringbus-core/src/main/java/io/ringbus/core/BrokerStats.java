@@ -7,6 +7,8 @@ import java.util.Map;
  * A snapshot of a broker's counters. Each counter is read without stopping the broker, so
  * counters taken together may be a few messages apart while traffic flows.
  *
+ * <p>Immutable; safe to share between threads.
+ *
  * @param published             messages accepted into the ring
  * @param rejected              {@code tryPublish} calls refused because the ring was full
  * @param publishWaits          {@code publish} calls that had to wait for room in the ring

@@ -3,6 +3,8 @@ package io.ringbus.core;
 /**
  * Why an accepted message did not reach a subscriber. Counts are per subscriber: a message that
  * misses three subscribers counts three.
+ *
+ * <p>Immutable; safe to share between threads.
  */
 public enum DropReason {
     /** {@link OverflowPolicy#DROP_OLDEST}: evicted from a full subscriber buffer. */

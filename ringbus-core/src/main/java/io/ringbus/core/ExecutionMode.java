@@ -1,6 +1,10 @@
 package io.ringbus.core;
 
-/** Where a subscriber's handler runs. */
+/**
+ * Where a subscriber's handler runs.
+ *
+ * <p>Immutable; safe to share between threads.
+ */
 public enum ExecutionMode {
     /**
      * On the dispatch thread that read the message from the ring. Fastest, allocation-free;

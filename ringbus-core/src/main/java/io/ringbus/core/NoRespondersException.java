@@ -1,6 +1,10 @@
 package io.ringbus.core;
 
-/** Completes a request at once when no subscriber can receive its subject. */
+/**
+ * Completes a request at once when no subscriber can receive its subject.
+ *
+ * <p>Immutable once thrown; safe to pass between threads.
+ */
 public final class NoRespondersException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 

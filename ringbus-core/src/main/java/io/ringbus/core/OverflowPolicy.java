@@ -3,6 +3,8 @@ package io.ringbus.core;
 /**
  * What a {@link ExecutionMode#WORKER} or {@link ExecutionMode#VIRTUAL} subscriber does when its
  * buffer is full. Every message dropped under a policy is counted in {@link BrokerStats#dropped()}.
+ *
+ * <p>Immutable; safe to share between threads.
  */
 public enum OverflowPolicy {
     /**

@@ -5,6 +5,8 @@ package io.ringbus.core;
  *
  * <p>A client of scope {@code c} may publish to and receive from a subject of scope {@code s}
  * only when {@code s <= c}, as ordered by {@link #includes(Scope)}.
+ *
+ * <p>Immutable; safe to share between threads.
  */
 public enum Scope {
     /** Visible to remote, untrusted actors (for example network clients without credentials). */

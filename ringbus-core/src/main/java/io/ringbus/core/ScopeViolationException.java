@@ -1,6 +1,10 @@
 package io.ringbus.core;
 
-/** Thrown when a client publishes or subscribes to a subject above its {@link Scope}. */
+/**
+ * Thrown when a client publishes or subscribes to a subject above its {@link Scope}.
+ *
+ * <p>Immutable once thrown; safe to pass between threads.
+ */
 public final class ScopeViolationException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 

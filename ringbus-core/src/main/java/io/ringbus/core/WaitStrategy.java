@@ -1,6 +1,10 @@
 package io.ringbus.core;
 
-/** How an idle event loop waits for the next message (the Disruptor's wait strategies). */
+/**
+ * How an idle event loop waits for the next message (the Disruptor's wait strategies).
+ *
+ * <p>Immutable; safe to share between threads.
+ */
 public enum WaitStrategy {
     /** Lock and condition: least CPU when idle, highest wake-up latency. */
     BLOCKING,

@@ -3,6 +3,8 @@ package io.ringbus.outbox;
 /**
  * How many rows the outbox holds in each state.
  *
+ * <p>Immutable; safe to share between threads.
+ *
  * @param pending   waiting for delivery or for their next attempt
  * @param delivered delivered and kept until the retention sweep (0 when relays delete them)
  * @param dead      dead letters

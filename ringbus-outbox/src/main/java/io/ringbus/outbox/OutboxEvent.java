@@ -11,6 +11,8 @@ import java.util.Objects;
  * id), so consumers deduplicate on it; every built-in sink sends it as the {@value #EVENT_ID_HEADER}
  * header. The payload array is shared, not copied: sinks must not modify it.
  *
+ * <p>Immutable in its fields; the payload array is handed over as is, so do not modify it; safe to share between threads.
+ *
  * @param id        the row id, increasing in append order
  * @param eventId   the stable event id ({@code eventIdPrefix + id})
  * @param subject   the literal subject it was appended to

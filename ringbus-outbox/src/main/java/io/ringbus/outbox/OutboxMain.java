@@ -20,6 +20,8 @@ import picocli.CommandLine.Command;
  * an id that is not a dead letter); 2 a usage error (unknown option, missing argument).
  * Only {@code migrate} and {@code relay} create or upgrade the schema; the other commands refuse
  * a database without it.
+ *
+ * <p>Threading: runs the chosen command on the calling thread; {@code relay} blocks until stopped.
  */
 @Command(name = "ringbus-outbox", mixinStandardHelpOptions = true, versionProvider = OutboxMain.Version.class,
         description = "Relays, inspects and repairs a ringbus transactional outbox (PostgreSQL or H2).",

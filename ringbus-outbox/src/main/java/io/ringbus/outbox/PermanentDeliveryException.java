@@ -3,6 +3,8 @@ package io.ringbus.outbox;
 /**
  * Thrown (as the exceptional completion of {@link OutboxSink#deliver}) when retrying a row cannot
  * help, such as an HTTP 4xx: the relay moves the row to the dead letters at once.
+ *
+ * <p>Immutable once thrown; safe to pass between threads.
  */
 public class PermanentDeliveryException extends RuntimeException {
     private static final long serialVersionUID = 1L;

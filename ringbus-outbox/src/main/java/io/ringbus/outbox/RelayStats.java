@@ -5,6 +5,8 @@ import java.util.List;
 /**
  * What a relay did since it started, and what it last saw of the outbox.
  *
+ * <p>Immutable; safe to share between threads.
+ *
  * @param name           the relay's name
  * @param pending        pending rows at the last count (every {@code countInterval}), -1 before the first
  * @param dead           dead letters at the last count, -1 before the first

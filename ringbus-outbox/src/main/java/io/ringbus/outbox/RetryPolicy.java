@@ -12,6 +12,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * {@code min(maxBackoff, initialBackoff x 2^(n-1))}, multiplied by a random factor in
  * {@code [1 - jitter, 1]} so that rows failing together do not retry together.
  *
+ * <p>Immutable; safe to share between threads.
+ *
  * @param maxAttempts    attempts before dead-lettering, at least 1
  * @param initialBackoff delay after the first failure, positive
  * @param maxBackoff     cap of the delay, at least {@code initialBackoff}

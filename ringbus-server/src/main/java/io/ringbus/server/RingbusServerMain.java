@@ -25,6 +25,8 @@ import java.util.concurrent.CountDownLatch;
 /**
  * The {@code ringbus-server} command: a standalone broker that NATS clients connect to. Runs
  * until SIGTERM/SIGINT, then stops accepting, drains the broker and closes every connection.
+ *
+ * <p>Threading: {@code call()} runs on the calling thread and blocks until the server stops.
  */
 @Command(name = "ringbus-server", mixinStandardHelpOptions = true, versionProvider = RingbusServerMain.Version.class,
         description = "A ringbus broker that NATS clients talk to (NATS client protocol).")

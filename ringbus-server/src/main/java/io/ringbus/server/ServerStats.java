@@ -3,6 +3,8 @@ package io.ringbus.server;
 /**
  * A snapshot of a server's counters.
  *
+ * <p>Immutable; safe to share between threads.
+ *
  * @param connections          clients connected now
  * @param totalConnections     clients accepted since start
  * @param rejectedConnections  connections refused by maxConnections

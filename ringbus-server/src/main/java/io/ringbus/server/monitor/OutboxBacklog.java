@@ -13,6 +13,8 @@ package io.ringbus.server.monitor;
  * })
  * }</pre>
  *
+ * <p>Immutable; safe to share between threads.
+ *
  * @param name      the relay's name
  * @param pending   rows waiting for delivery (-1 when not counted yet)
  * @param dead      dead letters (-1 when not counted yet)
