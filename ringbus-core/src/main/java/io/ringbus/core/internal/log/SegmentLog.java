@@ -21,7 +21,7 @@ import java.util.zip.CRC32C;
 
 /**
  * An append-only log of records in segment files under one directory, crash-safe and retained by
- * age, bytes and count. Format: {@link RecordFrame} (records), {@link Segment} (files and index),
+ * age, bytes and count. Format: {@code RecordFrame} (records), {@code Segment} (files and index),
  * {@code docs/storage.md}.
  *
  * <p><b>Threading.</b> {@link #append} may be called from any thread, virtual ones included; appends
