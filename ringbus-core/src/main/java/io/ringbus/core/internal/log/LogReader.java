@@ -9,7 +9,8 @@ import java.nio.channels.ClosedChannelException;
  *
  * <p>Starts at a sequence or a time (see {@link SegmentLog#reader} and
  * {@link SegmentLog#readerFromTime}). Records that retention deletes before the reader gets to
- * them are skipped: the reader goes on at the first retained record. Corrupt records are never
+ * them are skipped: the reader goes on at the first retained record (records it had already read
+ * ahead into its buffer may still be returned first). Corrupt records are never
  * returned: each is skipped, logged and counted in {@link LogStats#corruptRecordsSkipped()}, so the
  * sequences returned may have gaps there. Every record is checked against its CRC as it is read.
  *
