@@ -45,6 +45,8 @@ final class Segment {
     private volatile long size;
     private volatile long lastSequence;
     private volatile long lastTimestamp;
+    /** Appended to since the last {@link #force()}. */
+    private volatile boolean unforced;
     /** A failed write may have left bytes after {@link #size}: cut them before the next append. */
     private boolean truncatePending;
     private final Set<Long> corruptPositions = ConcurrentHashMap.newKeySet();
@@ -194,6 +196,7 @@ final class Segment {
             throw e;
         }
         indexIfDue(sequence, timestamp, at);
+        unforced = true;
         lastSequence = sequence;
         lastTimestamp = timestamp;
         size = at + bytes;
@@ -281,7 +284,13 @@ final class Segment {
 
     /** Forces the log file's data to the disk. */
     void force() throws IOException {
+        unforced = false; // before the force: an append racing with it sets it again
         log.force(false);
+    }
+
+    /** @return whether records were appended since the last {@link #force()} */
+    boolean unforced() {
+        return unforced;
     }
 
     long size() {

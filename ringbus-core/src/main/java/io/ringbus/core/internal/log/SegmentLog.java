@@ -400,8 +400,8 @@ public final class SegmentLog implements AutoCloseable {
     }
 
     /**
-     * Stops the flusher, forces the active segment and closes every file. Waiters for records
-     * appended before are released as durable. Idempotent.
+     * Stops the flusher, forces every segment appended to since its last {@code fsync} and closes
+     * every file. Waiters for records appended before are released as durable. Idempotent.
      */
     @Override
     public void close() {
@@ -418,16 +418,22 @@ public final class SegmentLog implements AutoCloseable {
             flusher.stop();
         }
         Segment[] current = segments;
+        Segment forcing = null;
         try {
             if (flusher == null || flusher.failure() == null) {
-                current[current.length - 1].force();
-                fsyncs.incrementAndGet();
+                for (Segment segment : current) {
+                    if (segment.unforced()) { // under OS, rolled segments too
+                        forcing = segment;
+                        segment.force();
+                        fsyncs.incrementAndGet();
+                    }
+                }
                 if (flusher != null) {
                     flusher.finish(lastSequence);
                 }
             }
         } catch (IOException e) {
-            LOG.error("{}: fsync at close failed: {}", current[current.length - 1].logFile, e.toString());
+            LOG.error("{}: fsync at close failed: {}", forcing.logFile, e.toString());
         } finally {
             for (Segment segment : current) {
                 closeQuietly(segment);
