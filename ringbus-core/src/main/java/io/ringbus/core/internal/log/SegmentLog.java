@@ -1,0 +1,456 @@
+package io.ringbus.core.internal.log;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.zip.CRC32C;
+
+/**
+ * An append-only log of records in segment files under one directory, crash-safe and retained by
+ * age, bytes and count. Format: {@code RecordFrame} (records), {@code Segment} (files and index),
+ * {@code docs/storage.md}.
+ *
+ * <p><b>Threading.</b> {@link #append} may be called from any thread, virtual ones included; appends
+ * are serialized by a lock and get consecutive sequences. {@link #awaitDurable} blocks (virtual-thread
+ * friendly) until a record is durable under the {@link FsyncPolicy}. Readers run concurrently with
+ * appends and retention; each {@link LogReader} is used by one thread at a time.
+ *
+ * <p><b>Crash safety.</b> {@link #open} recovers every segment from its last index entry that
+ * matches the log: a torn tail is truncated (counted, logged), a corrupt record between valid ones
+ * is skipped (counted, logged, never delivered), and sequences continue after the last valid record.
+ * A failed write or {@code fsync} throws {@link UncheckedIOException} naming the file; records
+ * already stored stay readable.
+ *
+ * <p><b>Allocation.</b> An append allocates nothing (encoded into a reused direct buffer) except
+ * when a segment rolls or the index grows.
+ */
+public final class SegmentLog implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SegmentLog.class);
+
+    private final Path dir;
+    private final LogConfig config;
+    private final ReentrantLock appendLock = new ReentrantLock();
+    /** Written only under {@link #appendLock}. */
+    private final ByteBuffer frame;
+    private final CRC32C crc = new CRC32C();
+    private final GroupCommitFlusher flusher;
+    private final AtomicLong fsyncs = new AtomicLong();
+    private final AtomicLong corruptRecords = new AtomicLong();
+    private final long truncatedTailBytes;
+    /** Oldest first; the last is the active one. Replaced (copy on write) under {@link #appendLock}. */
+    private volatile Segment[] segments;
+    private volatile long lastSequence;
+    private long lastTimestamp;
+    private volatile boolean closed;
+
+    private SegmentLog(Path dir, LogConfig config, Segment[] segments, long truncatedTailBytes,
+                       long corruptRecords) {
+        this.dir = dir;
+        this.config = config;
+        this.segments = segments;
+        this.truncatedTailBytes = truncatedTailBytes;
+        this.corruptRecords.set(corruptRecords);
+        this.frame = ByteBuffer.allocateDirect(RecordFrame.OVERHEAD + config.maxRecordBytes());
+        Segment active = segments[segments.length - 1];
+        long last = active.baseSequence - 1;
+        for (Segment segment : segments) {
+            last = Math.max(last, segment.lastSequence());
+            lastTimestamp = Math.max(lastTimestamp, segment.lastTimestamp());
+        }
+        this.lastSequence = last;
+        this.flusher = config.policy() == FsyncPolicy.OS ? null
+                : new GroupCommitFlusher(this, config.policy(), config.intervalMillis(), last,
+                        "ringbus-log-flusher-" + dir.getFileName());
+    }
+
+    /**
+     * Opens the log in {@code dir} (created if missing), recovering what a crash left.
+     *
+     * @param dir    the log's own directory
+     * @param config how to store, force and retain
+     * @return the open log, with its flusher thread started
+     * @throws UncheckedIOException if the directory or a segment cannot be read or repaired
+     */
+    public static SegmentLog open(Path dir, LogConfig config) {
+        Objects.requireNonNull(dir, "dir");
+        Objects.requireNonNull(config, "config");
+        List<Segment> opened = new ArrayList<>();
+        try {
+            Files.createDirectories(dir);
+            long truncated = 0;
+            long corrupt = 0;
+            FrameCursor cursor = new FrameCursor();
+            for (long base : bases(dir)) {
+                Segment segment = Segment.open(dir, base);
+                opened.add(segment);
+                Segment.Recovery recovery = segment.recover(cursor);
+                truncated += recovery.truncatedBytes();
+                corrupt += recovery.corruptRecords();
+            }
+            if (opened.isEmpty()) {
+                opened.add(Segment.create(dir, 1));
+            }
+            SegmentLog log = new SegmentLog(dir, config, opened.toArray(new Segment[0]), truncated, corrupt);
+            log.applyRetention();
+            if (log.flusher != null) {
+                log.flusher.start();
+            }
+            return log;
+        } catch (IOException e) {
+            for (Segment segment : opened) {
+                closeQuietly(segment);
+            }
+            throw new UncheckedIOException("cannot open log " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** @return the base sequences of the segment files, ascending; an index without its log is deleted */
+    private static long[] bases(Path dir) throws IOException {
+        List<Long> bases = new ArrayList<>();
+        List<Path> indexes = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+            for (Path file : files) {
+                String name = file.getFileName().toString();
+                if (name.length() == 24 && name.endsWith(".log") && isDigits(name, 20)) {
+                    bases.add(Long.parseLong(name.substring(0, 20)));
+                } else if (name.length() == 24 && name.endsWith(".idx") && isDigits(name, 20)) {
+                    indexes.add(file);
+                }
+            }
+        }
+        for (Path index : indexes) {
+            String name = index.getFileName().toString();
+            if (!bases.contains(Long.parseLong(name.substring(0, 20)))) {
+                Files.deleteIfExists(index);
+            }
+        }
+        return bases.stream().mapToLong(Long::longValue).sorted().toArray();
+    }
+
+    private static boolean isDigits(String s, int count) {
+        for (int i = 0; i < count; i++) {
+            if (!Character.isDigit(s.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Appends a record and returns its sequence; it is in the page cache, readable by readers,
+     * and durable once {@link #awaitDurable} returns for it.
+     *
+     * @param subject its subject, at most 65,535 UTF-8 bytes
+     * @param headers its headers, or null for none
+     * @param payload its payload
+     * @return its sequence: 1 for the first record ever, then consecutive
+     * @throws IllegalArgumentException if the record exceeds {@link LogConfig#maxRecordBytes()}
+     * @throws UncheckedIOException if writing failed (a full disk): nothing was appended, the log
+     *         is unchanged, and the next append tries again
+     * @throws IllegalStateException if the log is closed
+     */
+    public long append(String subject, byte[] headers, byte[] payload) {
+        int subjectBytes = RecordFrame.utf8Length(subject);
+        int headerBytes = headers == null ? 0 : headers.length;
+        if (subjectBytes > RecordFrame.MAX_SUBJECT_BYTES
+                || (long) subjectBytes + headerBytes + payload.length > config.maxRecordBytes()) {
+            throw tooLarge(subjectBytes, headerBytes, payload.length);
+        }
+        appendLock.lock();
+        Segment segment = null;
+        try {
+            if (closed) {
+                throw new IllegalStateException("log closed: " + dir);
+            }
+            long sequence = lastSequence + 1;
+            long timestamp = Math.max(System.currentTimeMillis(), lastTimestamp);
+            RecordFrame.encode(frame, sequence, timestamp, subject, subjectBytes, headers, payload, crc);
+            segment = segments[segments.length - 1];
+            if (!segment.isEmpty() && segment.size() + frame.remaining() > config.segmentBytes()) {
+                segment = null; // a failed roll names the directory, not the full segment
+                segment = roll(sequence);
+            }
+            segment.append(frame, sequence, timestamp);
+            lastTimestamp = timestamp;
+            lastSequence = sequence;
+            return sequence;
+        } catch (IOException e) {
+            throw new UncheckedIOException("append to " + (segment == null ? dir : segment.logFile)
+                    + " failed: " + e, e);
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    private IllegalArgumentException tooLarge(int subjectBytes, int headerBytes, int payloadBytes) {
+        return new IllegalArgumentException("record too large: subject=" + subjectBytes + " B (max "
+                + RecordFrame.MAX_SUBJECT_BYTES + "), subject + headers + payload=" + subjectBytes + " + "
+                + headerBytes + " + " + payloadBytes + " B, maxRecordBytes=" + config.maxRecordBytes());
+    }
+
+    /** Closes the active segment (forced unless the policy is OS) and starts one at {@code base}. */
+    private Segment roll(long base) throws IOException {
+        Segment[] current = segments;
+        Segment old = current[current.length - 1];
+        if (config.policy() != FsyncPolicy.OS) {
+            old.force(); // the flusher forces only the active segment: nothing behind it may be unforced
+            fsyncs.incrementAndGet();
+        }
+        Segment created = Segment.create(dir, base);
+        Segment[] next = Arrays.copyOf(current, current.length + 1);
+        next[current.length] = created;
+        segments = next;
+        retain();
+        return created;
+    }
+
+    /**
+     * Deletes whole segments, oldest first, while the log is over {@link LogConfig#maxBytes()} or
+     * {@link LogConfig#maxRecords()}, or the oldest segment's newest record is older than
+     * {@link LogConfig#maxAge()}; never the active segment. Runs on open and at every roll; call it
+     * to apply age retention to a log that is not being appended to.
+     */
+    public void applyRetention() {
+        appendLock.lock();
+        try {
+            retain();
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    private void retain() {
+        Segment[] current = segments;
+        long bytes = 0;
+        long records = 0;
+        for (Segment segment : current) {
+            bytes += segment.size();
+            records += segment.records();
+        }
+        long maxBytes = config.maxBytes();
+        long maxRecords = config.maxRecords();
+        long oldestAllowed = config.maxAge().isZero() ? Long.MIN_VALUE
+                : System.currentTimeMillis() - config.maxAge().toMillis();
+        int drop = 0;
+        while (drop < current.length - 1) {
+            Segment oldest = current[drop];
+            boolean over = maxBytes > 0 && bytes > maxBytes || maxRecords > 0 && records > maxRecords
+                    || oldest.lastTimestamp() < oldestAllowed;
+            if (!over) {
+                break;
+            }
+            bytes -= oldest.size();
+            records -= oldest.records();
+            drop++;
+        }
+        if (drop == 0) {
+            return;
+        }
+        segments = Arrays.copyOfRange(current, drop, current.length);
+        for (int i = 0; i < drop; i++) {
+            LOG.debug("{}: deleted by retention", current[i].logFile);
+            try {
+                current[i].delete();
+            } catch (IOException e) {
+                LOG.warn("{}: retention could not delete it: {}", current[i].logFile, e.toString());
+            }
+        }
+    }
+
+    /**
+     * Blocks until record {@code sequence} is durable under the policy: {@link FsyncPolicy#OS}
+     * returns at once; {@link FsyncPolicy#ALWAYS} asks the flusher for an {@code fsync}, shared with
+     * every other waiter (group commit); {@link FsyncPolicy#INTERVAL} waits for the flusher's next
+     * periodic {@code fsync}. Interrupts are remembered and do not end the wait.
+     *
+     * @param sequence a sequence {@link #append} returned
+     * @throws IllegalArgumentException if {@code sequence} was never appended
+     * @throws UncheckedIOException if an {@code fsync} failed
+     * @throws IllegalStateException if the log closed first
+     */
+    public void awaitDurable(long sequence) {
+        if (sequence > lastSequence) {
+            throw new IllegalArgumentException("sequence not appended: sequence=" + sequence + ", lastSequence="
+                    + lastSequence);
+        }
+        if (flusher != null) {
+            flusher.awaitDurable(sequence);
+        }
+    }
+
+    /**
+     * Forces the active segment if anything past {@code durable} was appended (called by the
+     * flusher). Reads the sequence before the segment: a roll forced every segment before the active
+     * one, so the active one holds whatever the sequence read is not yet forced in.
+     *
+     * @return the sequence now durable
+     */
+    long forceAppended(long durable) throws IOException {
+        long target = lastSequence;
+        if (target <= durable) {
+            return durable;
+        }
+        Segment[] current = segments;
+        Segment active = current[current.length - 1];
+        try {
+            active.force();
+        } catch (ClosedChannelException e) {
+            if (!closed && segments[segments.length - 1] == active) {
+                throw e; // otherwise retention deleted it after a roll had forced it
+            }
+        }
+        fsyncs.incrementAndGet();
+        return target;
+    }
+
+    /**
+     * Opens a reader at {@code fromSequence}; a sequence that retention deleted (or below 1) starts
+     * at the first retained record, one beyond the last starts at the next append.
+     *
+     * @param fromSequence the first sequence wanted
+     * @return a reader for one thread
+     */
+    public LogReader reader(long fromSequence) {
+        return new LogReader(this, fromSequence, Long.MIN_VALUE);
+    }
+
+    /**
+     * Opens a reader at the first record appended at or after {@code from}; records retention
+     * deleted are skipped.
+     *
+     * @param from the earliest append time wanted
+     * @return a reader for one thread
+     */
+    public LogReader readerFromTime(Instant from) {
+        return new LogReader(this, 0, from.toEpochMilli());
+    }
+
+    Segment[] segments() {
+        return segments;
+    }
+
+    /** @return the segment after the one based at {@code base}, or null if that is the active one */
+    Segment segmentAfter(long base) {
+        for (Segment segment : segments) {
+            if (segment.baseSequence > base) {
+                return segment;
+            }
+        }
+        return null;
+    }
+
+    /** Counts a corrupt record a reader skipped, once per position. */
+    void reportCorrupt(Segment segment, long position) {
+        if (segment.reportCorrupt(position)) {
+            corruptRecords.incrementAndGet();
+        }
+    }
+
+    /** @return the oldest retained sequence, or {@code lastSequence() + 1} if none is */
+    public long firstSequence() {
+        for (Segment segment : segments) {
+            if (!segment.isEmpty()) {
+                return segment.baseSequence;
+            }
+        }
+        return lastSequence + 1;
+    }
+
+    /** @return the newest appended sequence, 0 if none ever was */
+    public long lastSequence() {
+        return lastSequence;
+    }
+
+    /** @return a snapshot of the counters */
+    public LogStats stats() {
+        Segment[] current = segments;
+        long bytes = 0;
+        long records = 0;
+        for (Segment segment : current) {
+            bytes += segment.size();
+            records += segment.records();
+        }
+        long last = lastSequence;
+        long durable = flusher == null ? last : flusher.durableSequence();
+        return new LogStats(firstSequence(), last, durable, records, bytes, current.length, fsyncs.get(),
+                truncatedTailBytes, corruptRecords.get());
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** @return the log's directory */
+    public Path directory() {
+        return dir;
+    }
+
+    /**
+     * Stops the flusher, forces every segment appended to since its last {@code fsync} and closes
+     * every file. Waiters for records appended before are released as durable. Idempotent.
+     */
+    @Override
+    public void close() {
+        appendLock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        } finally {
+            appendLock.unlock();
+        }
+        if (flusher != null) {
+            flusher.stop();
+        }
+        Segment[] current = segments;
+        Segment forcing = null;
+        try {
+            if (flusher == null || flusher.failure() == null) {
+                for (Segment segment : current) {
+                    if (segment.unforced()) { // under OS, rolled segments too
+                        forcing = segment;
+                        segment.force();
+                        fsyncs.incrementAndGet();
+                    }
+                }
+                if (flusher != null) {
+                    flusher.finish(lastSequence);
+                }
+            }
+        } catch (IOException e) {
+            LOG.error("{}: fsync at close failed: {}", forcing.logFile, e.toString());
+        } finally {
+            for (Segment segment : current) {
+                closeQuietly(segment);
+            }
+        }
+    }
+
+    private static void closeQuietly(Segment segment) {
+        try {
+            segment.close();
+        } catch (IOException e) {
+            LOG.warn("{}: close failed: {}", segment.logFile, e.toString());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SegmentLog[" + dir + ", " + config.policy() + ", lastSequence=" + lastSequence + "]";
+    }
+}
