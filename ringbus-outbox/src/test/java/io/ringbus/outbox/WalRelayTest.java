@@ -178,6 +178,8 @@ class WalRelayTest {
         RecordingSink first = new RecordingSink();
         RecordingSink second = new RecordingSink();
         Relay active = outbox.relay().name("active").wal(slot).sink(first).start();
+        // The slot is free while its creator catches up: wait until the first relay streams it.
+        Await.until("the first relay holds the slot", this::slotActive);
         long one = outbox.publish("orders.created", "k", bytes("one"), Headers.EMPTY);
         Await.until("the first relay streams", () -> ids(first).contains(one));
         Relay standby = outbox.relay().name("standby").wal(slot).sink(second).start();

@@ -61,30 +61,15 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
     /** How long a streamed commit may take to become visible to other sessions before it is an error. */
     private static final long VISIBLE_WITHIN_NANOS = TimeUnit.SECONDS.toNanos(10);
     /**
-     * Counts the transactions (32-bit ids, widened with the epoch of the snapshot's xmax) not yet
-     * visible in a new snapshot. PostgreSQL 13+.
+     * Counts the transactions not yet visible in a new snapshot (PostgreSQL 13+). pgoutput gives
+     * 32-bit xids; each is widened to the 64-bit xid nearest the snapshot's xmax (its signed 32-bit
+     * distance from xmax's low half), so an xid at or past xmax, which a commit still becoming
+     * visible can be, stays in xmax's epoch and counts as not visible.
      */
     private static final String NOT_YET_VISIBLE = "SELECT count(*) FROM (SELECT pg_current_snapshot() AS snap) s,"
             + " LATERAL (SELECT pg_snapshot_xmax(s.snap)::text::bigint AS xmax) m, unnest(?::bigint[]) x"
-            + " WHERE NOT pg_visible_in_snapshot((CASE WHEN (m.xmax >> 32 << 32 | x) > m.xmax"
-            + " THEN ((m.xmax >> 32) - 1) << 32 | x ELSE m.xmax >> 32 << 32 | x END)::text::xid8, s.snap)";
-    private static final CompletableFuture<Boolean> NOT_DELIVERED = CompletableFuture.completedFuture(false);
-    private static final DateTimeFormatter PG_TIMESTAMP = new DateTimeFormatterBuilder()
-            .appendPattern("uuuu-MM-dd HH:mm:ss")
-            .optionalStart().appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true).optionalEnd()
-            .appendOffset("+HH:mm", "+00")
-            .toFormatter();
-
-    /**
-     * Where the stream comes from.
-     *
-     * @param jdbcUrl  the outbox's {@code jdbc:postgresql:} URL
-     * @param user     the user, or {@code null} for the URL's
-     * @param password the password, or {@code null}
-     * @param slot     the replication slot's name
-     */
-    public record Source(String jdbcUrl, String user, String password, String slot) {
-    }
+            + " WHERE NOT pg_visible_in_snapshot(GREATEST(3, m.xmax - ((((m.xmax & 4294967295) - x + 2147483648)"
+            + " % 4294967296 + 4294967296) % 4294967296 - 2147483648))::text::xid8, s.snap)";
 
     private final DataSource dataSource;
     private final OutboxStatements statements;
