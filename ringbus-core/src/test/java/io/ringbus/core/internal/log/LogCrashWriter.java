@@ -3,8 +3,10 @@ package io.ringbus.core.internal.log;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
  * The process {@link SegmentLogCrashTest} kills: opens a log, then appends from several threads
@@ -60,7 +62,7 @@ final class LogCrashWriter {
         try {
             out.write((line + "\n").getBytes(StandardCharsets.US_ASCII));
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -90,7 +92,7 @@ final class LogCrashWriter {
         long[] key = {Long.parseLong(parts[0].substring(1)), Long.parseLong(parts[1].substring(1)),
             Long.parseLong(parts[2].substring(1))};
         byte[] expected = payload((int) key[0], (int) key[1], key[2]);
-        if (!java.util.Arrays.equals(payload, expected)) {
+        if (!Arrays.equals(payload, expected)) {
             throw new AssertionError("payload damaged: " + text);
         }
         return key;

@@ -59,6 +59,7 @@ class SegmentLogCrashTest {
         long truncated = 0;
         long retainedAway = 0;
         long maxRecords = 0;
+        long ackChecks = 0;
         StringBuilder figures = new StringBuilder();
         for (int round = 0; round < ROUNDS; round++) {
             FsyncPolicy policy = POLICIES[round % POLICIES.length];
@@ -86,6 +87,7 @@ class SegmentLogCrashTest {
                 truncated += stats.truncatedTailBytes();
                 retainedAway = verified.retainedAway;
                 maxRecords = Math.max(maxRecords, verified.records);
+                ackChecks += acks - verified.retainedAway;
                 lastSequence = stats.lastSequence();
                 figures.append(String.format("%n  round %2d %-8s retain %7d B, run %3d ms: %6d acks, log %d..%d "
                                 + "(%d segments), torn tail %d B", round, policy, maxBytes, runMillis, roundAcks,
@@ -94,8 +96,8 @@ class SegmentLogCrashTest {
         }
         System.out.printf("SegmentLogCrashTest: %d kills, %d records acknowledged, 0 lost, 0 duplicated, "
                         + "%d acknowledged then deleted by retention, %d torn tail bytes truncated, "
-                        + "at most %d records checked per reopen%s%n",
-                ROUNDS, acks, retainedAway, truncated, maxRecords, figures);
+                        + "%d acknowledged records found over %d reopens (at most %d records read per reopen)%s%n",
+                ROUNDS, acks, retainedAway, truncated, ackChecks, ROUNDS, maxRecords, figures);
     }
 
     private void collectAcks(List<String> lines, int round) {
