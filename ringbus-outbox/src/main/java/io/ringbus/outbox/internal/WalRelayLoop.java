@@ -70,6 +70,23 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
             + " LATERAL (SELECT pg_snapshot_xmax(s.snap)::text::bigint AS xmax) m, unnest(?::bigint[]) x"
             + " WHERE NOT pg_visible_in_snapshot(GREATEST(3, m.xmax - ((((m.xmax & 4294967295) - x + 2147483648)"
             + " % 4294967296 + 4294967296) % 4294967296 - 2147483648))::text::xid8, s.snap)";
+    private static final CompletableFuture<Boolean> NOT_DELIVERED = CompletableFuture.completedFuture(false);
+    private static final DateTimeFormatter PG_TIMESTAMP = new DateTimeFormatterBuilder()
+            .appendPattern("uuuu-MM-dd HH:mm:ss")
+            .optionalStart().appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true).optionalEnd()
+            .appendOffset("+HH:mm", "+00")
+            .toFormatter();
+
+    /**
+     * Where the stream comes from.
+     *
+     * @param jdbcUrl  the outbox's {@code jdbc:postgresql:} URL
+     * @param user     the user, or {@code null} for the URL's
+     * @param password the password, or {@code null}
+     * @param slot     the replication slot's name
+     */
+    public record Source(String jdbcUrl, String user, String password, String slot) {
+    }
 
     private final DataSource dataSource;
     private final OutboxStatements statements;
