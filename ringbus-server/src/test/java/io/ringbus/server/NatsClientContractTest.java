@@ -62,15 +62,22 @@ abstract class NatsClientContractTest {
         buildProgram();
     }
 
+    /**
+     * The reference nats-server's {@code max_pending} below: a subscriber that stops reading is cut
+     * off well before the 8 MiB the slow-consumer case publishes, while a healthy one that a busy
+     * 2-core machine deschedules for a moment is not (at 64 KiB it sometimes was).
+     */
+    private static final int MAX_PENDING = 1 << 20;
+
     @BeforeEach
     void startServer() {
         broker = Broker.builder().name("clients").ringSize(4096).defaultScope(Scope.PUBLIC).build();
         config = ServerConfig.builder().host("127.0.0.1").port(0).monitorPort(ServerConfig.MONITOR_OFF)
-                .maxPayload(64 * 1024).maxPending(64 * 1024).writeDeadline(Duration.ofSeconds(3)).ioThreads(2)
+                .maxPayload(64 * 1024).maxPending(MAX_PENDING).writeDeadline(Duration.ofSeconds(3)).ioThreads(2)
                 .build();
         server = RingbusServer.start(broker, config);
         config = ServerConfig.builder().host("127.0.0.1").port(server.port()).monitorPort(ServerConfig.MONITOR_OFF)
-                .maxPayload(64 * 1024).maxPending(64 * 1024).writeDeadline(Duration.ofSeconds(3)).ioThreads(2)
+                .maxPayload(64 * 1024).maxPending(MAX_PENDING).writeDeadline(Duration.ofSeconds(3)).ioThreads(2)
                 .build(); // for a restart: the same port
     }
 
