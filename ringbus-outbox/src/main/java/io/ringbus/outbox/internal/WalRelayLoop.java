@@ -200,9 +200,11 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
     }
 
     private void stream() throws SQLException {
-        try (Connection connection = dataSource.getConnection(); Connection stream = openReplication()) {
+        try (Connection connection = dataSource.getConnection(); Connection stream = openReplication();
+             Connection settling = dataSource.getConnection()) {
             replication = stream;
             connection.setAutoCommit(false);
+            settling.setAutoCommit(false);
             ensurePublication(connection);
             LogSequenceNumber start = ensureSlot(connection, stream);
             PGReplicationStream changes = stream.unwrap(PGConnection.class).getReplicationAPI().replicationStream()
@@ -210,13 +212,16 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
                     .withSlotOption("proto_version", "1").withSlotOption("publication_names", publication)
                     .withStatusInterval(1, TimeUnit.SECONDS).start();
             LOG.info("outbox relay {} streams slot {} (publication {})", settings.name(), source.slot(), publication);
-            consume(connection, changes);
+            try (WalSettler settler = new WalSettler(settling, statements, settings.deleteDelivered(), counters,
+                    settings.name())) {
+                consume(connection, changes, settler);
+            }
         } finally {
             replication = null;
         }
     }
 
-    private void consume(Connection connection, PGReplicationStream changes) throws SQLException {
+    private void consume(Connection connection, PGReplicationStream changes, WalSettler settler) throws SQLException {
         PgOutput decoder = new PgOutput();
         List<OutboxEvent> transaction = new ArrayList<>();
         List<OutboxEvent> batch = new ArrayList<>();
@@ -226,16 +231,20 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
         long batchStartNanos = 0;
         long xid = 0;
         while (!closed) {
+            settler.check();
             ByteBuffer message = changes.readPending();
             if (message == null) {
                 if (!batch.isEmpty()) {
-                    deliverStreamed(connection, batch, xids);
+                    deliverStreamed(connection, batch, xids, confirmable, settler);
                 }
-                if (!inTransaction) {
+                if (!inTransaction && settler.idle()) {
                     // Everything received is settled: confirm it (also past WAL of other tables, so
                     // that an idle outbox does not hold WAL back).
+                    settler.check();
                     long received = changes.getLastReceiveLSN().asLong();
                     confirm(changes, Math.max(confirmable, received));
+                } else {
+                    confirm(changes, settler.settledLsn());
                 }
                 countIfDue(connection);
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
@@ -266,13 +275,15 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
                     transaction.clear();
                     confirmable = decoder.endLsn();
                     if (batch.size() >= settings.batchSize() || System.nanoTime() - batchStartNanos >= BATCH_LINGER_NANOS) {
-                        deliverStreamed(connection, batch, xids);
-                        confirm(changes, confirmable);
+                        deliverStreamed(connection, batch, xids, confirmable, settler);
+                        confirm(changes, settler.settledLsn());
                     }
                 }
                 case OTHER -> { }
             }
         }
+        settler.drain();
+        confirm(changes, settler.settledLsn());
     }
 
     /**
@@ -280,10 +291,12 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
      * carries a commit as soon as its WAL is flushed, a moment before the committing backend makes
      * it visible, and a delete by id in that moment would find nothing and leave the row pending.
      */
-    private void deliverStreamed(Connection connection, List<OutboxEvent> batch, List<Long> xids) throws SQLException {
+    private void deliverStreamed(Connection connection, List<OutboxEvent> batch, List<Long> xids, long endLsn,
+                                 WalSettler settler) throws SQLException {
         if (!batch.isEmpty()) {
             awaitVisible(connection, xids);
-            deliver(connection, batch);
+            Settlement settlement = deliverRows(batch);
+            settler.submit(settlement.ids(), settlement.deaths(), endLsn);
             batch.clear();
         }
         xids.clear();
@@ -493,12 +506,23 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
 
     /**
      * Delivers rows in order per key (keys in parallel), retrying failures in place, then deletes
-     * (or marks) the delivered ones and dead-letters the rest, and commits.
+     * (or marks) the delivered ones and dead-letters the rest, and commits: the catch-up's path.
      */
     private void deliver(Connection connection, List<OutboxEvent> rows) throws SQLException {
         if (rows.isEmpty()) {
             return;
         }
+        Settlement settlement = deliverRows(rows);
+        WalSettler.settle(connection, statements, settings.deleteDelivered(), counters, settlement.ids(),
+                settlement.deaths());
+    }
+
+    /** What a delivered batch leaves to settle: the rows delivered and those to dead-letter. */
+    private record Settlement(long[] ids, List<OutboxStatements.Failure> deaths) {
+    }
+
+    /** Delivers rows in order per key (keys in parallel), retrying failures in place. */
+    private Settlement deliverRows(List<OutboxEvent> rows) {
         counters.batches.increment();
         List<OutboxEvent> remaining = new ArrayList<>(rows);
         List<Long> deliveredIds = new ArrayList<>(rows.size());
@@ -534,12 +558,7 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
             remaining = again;
         }
         counters.inFlight.set(0);
-        long[] ids = deliveredIds.stream().mapToLong(Long::longValue).toArray();
-        statements.delivered(connection, ids, settings.deleteDelivered());
-        statements.failed(connection, deaths);
-        connection.commit();
-        counters.delivered.add(ids.length);
-        counters.deadLettered.add(deaths.size());
+        return new Settlement(deliveredIds.stream().mapToLong(Long::longValue).toArray(), deaths);
     }
 
     private Outcome[] attempt(List<OutboxEvent> rows) {
