@@ -11,6 +11,9 @@
 @SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
 module io.ringbus.server {
     requires transitive io.ringbus.core;
+    requires io.ringbus.federation;
+    requires java.naming;
+    requires org.bouncycastle.lts.prov;
     requires io.netty.buffer;
     requires io.netty.codec;
     requires io.netty.codec.http;
@@ -22,6 +25,7 @@ module io.ringbus.server {
     requires com.fasterxml.jackson.core;
     requires java.management;
     requires jdk.management;
+    requires jdk.unsupported; // sun.misc.Signal, by reflection: SIGHUP reloads the TLS files
     requires transitive micrometer.core;
     requires transitive micrometer.registry.prometheus;
     requires org.jctools.core;

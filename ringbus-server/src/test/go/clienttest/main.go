@@ -10,6 +10,9 @@
 // The reconnect case prints "RESTART <url>" and then waits for the client to reconnect: whoever
 // runs the program restarts the server on the same port when it reads that line.
 //
+// The jetstream-publish case expects a stream on "orders.go.>" (or a wider pattern): GoClientTest
+// starts ringbus with "orders.>" durable; against nats-server, create such a stream first.
+//
 // The slow-consumer-server case expects the server to drop a subscriber that does not read once
 // its pending output exceeds a limit well below slowPublishBytes (GoClientTest starts ringbus with
 // max_pending 64 KiB and a 3 s write deadline).
@@ -56,6 +59,7 @@ func main() {
 		"odd-subjects":         oddSubjects,
 		"slow-consumer-client": slowConsumerClient,
 		"slow-consumer-server": slowConsumerServer,
+		"jetstream-publish":    jetStreamPublish,
 	}
 	names := flag.Args()
 	if len(names) == 0 {
@@ -667,4 +671,61 @@ func slowConsumerServer() error {
 		return fmt.Errorf("raw subscriber got all %d bytes: not treated as slow", n)
 	}
 	return nil
+}
+
+// jetStreamPublish publishes with nats.go's JetStream context, unchanged: every publish is
+// acknowledged with the stream's name and the next sequence, a repeated message id is a
+// duplicate of the first, and an asynchronous publish is acknowledged too.
+func jetStreamPublish() error {
+	nc, err := connect("go-jetstream", nil)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	js, err := nc.JetStream()
+	if err != nil {
+		return err
+	}
+	first, err := js.Publish("orders.go.1", []byte("order 1"))
+	if err != nil {
+		return fmt.Errorf("publish: %w", err)
+	}
+	if first.Stream == "" || first.Sequence == 0 || first.Duplicate {
+		return fmt.Errorf("first ack %+v", *first)
+	}
+	for i := uint64(2); i <= 3; i++ {
+		ack, err := js.Publish(fmt.Sprintf("orders.go.%d", i), []byte(fmt.Sprintf("order %d", i)))
+		if err != nil {
+			return fmt.Errorf("publish %d: %w", i, err)
+		}
+		if ack.Stream != first.Stream || ack.Sequence != first.Sequence+i-1 {
+			return fmt.Errorf("ack %d is %+v after %+v", i, *ack, *first)
+		}
+	}
+	id, err := js.Publish("orders.go.id", []byte("once"), nats.MsgId("go-order-1"))
+	if err != nil {
+		return fmt.Errorf("publish with a message id: %w", err)
+	}
+	again, err := js.Publish("orders.go.id", []byte("once"), nats.MsgId("go-order-1"))
+	if err != nil {
+		return fmt.Errorf("publish the message id again: %w", err)
+	}
+	if id.Duplicate || !again.Duplicate || again.Sequence != id.Sequence {
+		return fmt.Errorf("message id: first %+v, again %+v", *id, *again)
+	}
+	future, err := js.PublishAsync("orders.go.async", []byte("async"))
+	if err != nil {
+		return fmt.Errorf("publish async: %w", err)
+	}
+	select {
+	case ack := <-future.Ok():
+		if ack.Stream != first.Stream || ack.Sequence != id.Sequence+1 {
+			return fmt.Errorf("async ack %+v after %+v", *ack, *id)
+		}
+	case err := <-future.Err():
+		return fmt.Errorf("async publish: %w", err)
+	case <-time.After(waitTimeout):
+		return errors.New("no async ack")
+	}
+	return nc.FlushTimeout(waitTimeout)
 }

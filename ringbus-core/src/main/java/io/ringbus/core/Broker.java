@@ -27,6 +27,36 @@ public interface Broker extends Client, AutoCloseable {
     void registerSubject(String pattern, Scope scope);
 
     /**
+     * Sets the scope of every subject matching {@code pattern} and whether its messages are stored.
+     * {@link Durability#DURABLE} opens (or creates) a stream named after the pattern
+     * ({@link StreamConfig#of(String)}) in the broker's {@link Storage}: from then on
+     * {@code publish} to a matching subject returns once the message is durable, and durable
+     * subscriptions ({@link SubscribeOptions#durable(String)}) read it at least once. Live
+     * subscribers receive it as before. {@link Durability#MEMORY} is
+     * {@link #registerSubject(String, Scope)}.
+     *
+     * @param pattern    a subject or wildcard pattern
+     * @param scope      its scope
+     * @param durability whether its messages are stored
+     * @throws IllegalArgumentException when the pattern is malformed or overlaps another durable pattern
+     * @throws StorageException         when the store cannot open the stream
+     */
+    void registerSubject(String pattern, Scope scope, Durability durability);
+
+    /**
+     * Registers a durable stream with its own name and limits: as
+     * {@link #registerSubject(String, Scope, Durability)} with {@link Durability#DURABLE}, for
+     * {@code config.subjects()}.
+     *
+     * @param config the stream
+     * @param scope  the scope of its subjects
+     * @return the open stream (for its {@link StoredStream#info()})
+     * @throws IllegalArgumentException when the pattern overlaps another durable pattern
+     * @throws StorageException         when the store cannot open the stream
+     */
+    StoredStream registerStream(StreamConfig config, Scope scope);
+
+    /**
      * Returns the scope a subject has now.
      *
      * @param subject a subject without wildcards

@@ -44,6 +44,8 @@ public final class BrokerBuilder {
     private long maxInFlightBytes = defaultMaxInFlightBytes();
     private Duration replyScopeTtl = Duration.ofMinutes(2);
     private int maxReplyScopes = 1_000_000;
+    private Storage storage;
+    private Federation federation;
 
     BrokerBuilder() {
     }
@@ -230,6 +232,32 @@ public final class BrokerBuilder {
     }
 
     /**
+     * Links this broker to other nodes: messages of PUBLIC and FEDERATED subjects cross, following
+     * the interest of each node's subscriptions (ringbus-federation's {@code NatsFederation}). The
+     * broker starts the link when built and closes it when closed.
+     *
+     * @param federation the link
+     * @return this builder
+     */
+    public BrokerBuilder federation(Federation federation) {
+        this.federation = java.util.Objects.requireNonNull(federation, "federation");
+        return this;
+    }
+
+    /**
+     * Where durable subjects are stored ({@link Broker#registerSubject(String, Scope, Durability)}).
+     * Default: {@code Storage.local(Path.of("data"))}, opened when the first durable subject is
+     * registered. The broker closes it when it closes.
+     *
+     * @param storage the store
+     * @return this builder
+     */
+    public BrokerBuilder storage(Storage storage) {
+        this.storage = java.util.Objects.requireNonNull(storage, "storage");
+        return this;
+    }
+
+    /**
      * @param maxReplyScopes reply subjects remembered at once (see {@link #replyScopeTtl}),
      *                       1..2^26; when full, such requests wait ({@code publish}) or are
      *                       refused ({@code tryPublish}) until older ones expire; default 1,000,000
@@ -314,7 +342,7 @@ public final class BrokerBuilder {
                 defaultScope, errorHandler, blockedHandlerListener, maxEventLoopExecuteTime,
                 maxWorkerExecuteTime, maxVirtualExecuteTime, watchdogInterval, shutdownTimeout, routeCacheSize,
                 meterRegistry, meterPatternLimit, handlerLatencySampling, maxInFlightBytes, replyScopeTtl,
-                maxReplyScopes));
+                maxReplyScopes, storage, federation));
     }
 
     private static Duration positive(String what, Duration value) {

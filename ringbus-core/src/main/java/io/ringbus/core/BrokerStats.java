@@ -18,12 +18,16 @@ import java.util.Map;
  * @param ringSize              slots in the ring
  * @param ringRemainingCapacity free slots in the ring now
  * @param watchdogWarnings      blocked-handler warnings raised
- * @param subscriptions         every active subscription
+ * @param subscriptions         every active live subscription
+ * @param consumers             the store's counters of every active durable subscription (pending,
+ *                              acknowledgement floor, redeliveries)
+ * @param federation            the federation link's state and counters, or {@code null} without one
  */
 public record BrokerStats(long published, long rejected, long publishWaits, long delivered,
                           Map<DropReason, Long> dropped, long handlerErrors, int ringSize,
                           long ringRemainingCapacity, long watchdogWarnings,
-                          List<SubscriptionStats> subscriptions) {
+                          List<SubscriptionStats> subscriptions, List<ConsumerStats> consumers,
+                          FederationStats federation) {
 
     /** @return the sum of {@link #dropped()} over every reason */
     public long droppedTotal() {

@@ -23,10 +23,14 @@ public interface Client {
 
     /**
      * Tells whether a message published to {@code subject} now would reach at least one
-     * subscriber (used for NATS no-responders).
+     * subscriber, or would be stored (used for NATS no-responders). A durable subject counts as
+     * received by its store, as a subject captured by a JetStream stream is, whose PubAck answers
+     * a request. A PUBLIC or FEDERATED subject counts as received while a federation link is up:
+     * another node may have subscribers (a request then learns there are none from NATS).
      *
      * @param subject a subject without wildcards
-     * @return {@code true} when some subscription could receive it
+     * @return {@code true} when some subscription could receive it, the subject is durable, or the
+     *         federation may carry it to other nodes
      * @throws IllegalArgumentException when the subject is malformed
      */
     boolean hasSubscribers(String subject);
@@ -88,6 +92,26 @@ public interface Client {
      * @throws IllegalStateException    when the broker is closed
      */
     boolean tryPublish(String subject, String replyTo, Headers headers, Object payload);
+
+    /**
+     * Publishes like {@link #tryPublish(String, String, Headers, Object)} and tells when the message
+     * is stored: for a durable subject the future completes with the store's ack once the message is
+     * durable (JetStream's PubAck), or exceptionally with {@link StorageException}; for any other
+     * subject it is already complete, with {@code null}. Never waits: for protocol fronts that answer
+     * a publish only once it is stored.
+     *
+     * @param subject a subject without wildcards
+     * @param replyTo a subject without wildcards, or {@code null}
+     * @param headers headers, or {@code null}; a {@code Nats-Msg-Id} header de-duplicates within the
+     *                stream's duplicate window
+     * @param payload the payload; a {@code byte[]} or {@code String} for a durable subject
+     * @return {@code null}, with nothing published, when the ring or the store has no room now
+     * @throws IllegalArgumentException when a subject is malformed, or a durable subject's payload is
+     *                                  neither bytes nor a string
+     * @throws ScopeViolationException  when the subject's scope is above this client's
+     * @throws IllegalStateException    when the broker is closed
+     */
+    CompletableFuture<PublishAck> tryPublishWithAck(String subject, String replyTo, Headers headers, Object payload);
 
     /**
      * Subscribes with {@link SubscribeOptions#defaults()}.

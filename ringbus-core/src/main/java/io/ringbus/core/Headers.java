@@ -55,6 +55,24 @@ public final class Headers {
     }
 
     /**
+     * @return the NATS header block: the one received when these headers came from one, else these
+     *         headers encoded as {@code NATS/1.0\r\n(Name: value\r\n)*\r\n} (UTF-8); the caller must
+     *         not modify it
+     */
+    public byte[] toNatsBlock() {
+        if (natsBlock != null) {
+            return natsBlock;
+        }
+        StringBuilder block = new StringBuilder(64).append("NATS/1.0\r\n");
+        for (String name : names()) {
+            for (String value : all(name)) {
+                block.append(name).append(": ").append(value).append("\r\n");
+            }
+        }
+        return block.append("\r\n").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
      * @return the status of a NATS block's version line ({@code "503"} of {@code NATS/1.0 503}),
      *         or {@code null} when there is none
      */

@@ -17,7 +17,7 @@ public final class SubscribeOptions {
     public static final int MAX_CONCURRENCY = 65_536;
 
     private static final SubscribeOptions DEFAULTS =
-            new SubscribeOptions(ExecutionMode.EVENT_LOOP, true, 16, 8_192, OverflowPolicy.BLOCK, null, null);
+            new SubscribeOptions(ExecutionMode.EVENT_LOOP, true, 16, 8_192, OverflowPolicy.BLOCK, null, null, null);
 
     private final ExecutionMode mode;
     private final boolean ordered;
@@ -26,9 +26,11 @@ public final class SubscribeOptions {
     private final OverflowPolicy overflow;
     private final String queueGroup;
     private final Duration maxExecuteTime;
+    private final DurableOptions durable;
 
     private SubscribeOptions(ExecutionMode mode, boolean ordered, int maxConcurrency, int bufferSize,
-                             OverflowPolicy overflow, String queueGroup, Duration maxExecuteTime) {
+                             OverflowPolicy overflow, String queueGroup, Duration maxExecuteTime,
+                             DurableOptions durable) {
         this.mode = mode;
         this.ordered = ordered;
         this.maxConcurrency = maxConcurrency;
@@ -36,6 +38,7 @@ public final class SubscribeOptions {
         this.overflow = overflow;
         this.queueGroup = queueGroup;
         this.maxExecuteTime = maxExecuteTime;
+        this.durable = durable;
     }
 
     /** @return the default options */
@@ -49,7 +52,8 @@ public final class SubscribeOptions {
      */
     public SubscribeOptions mode(ExecutionMode mode) {
         Objects.requireNonNull(mode, "mode");
-        return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime);
+        return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime,
+                durable);
     }
 
     /**
@@ -58,7 +62,8 @@ public final class SubscribeOptions {
      * @return options with that ordering
      */
     public SubscribeOptions ordered(boolean ordered) {
-        return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime);
+        return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime,
+                durable);
     }
 
     /**
@@ -71,7 +76,8 @@ public final class SubscribeOptions {
             throw new IllegalArgumentException("maxConcurrency must be in 1.." + MAX_CONCURRENCY
                     + ": maxConcurrency=" + maxConcurrency);
         }
-        return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime);
+        return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime,
+                durable);
     }
 
     /**
@@ -84,7 +90,8 @@ public final class SubscribeOptions {
         if (bufferSize < 2 || bufferSize > MAX_BUFFER_SIZE) {
             throw new IllegalArgumentException("bufferSize must be in 2.." + MAX_BUFFER_SIZE + ": bufferSize=" + bufferSize);
         }
-        return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime);
+        return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime,
+                durable);
     }
 
     /**
@@ -93,7 +100,8 @@ public final class SubscribeOptions {
      */
     public SubscribeOptions overflow(OverflowPolicy overflow) {
         Objects.requireNonNull(overflow, "overflow");
-        return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime);
+        return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime,
+                durable);
     }
 
     /**
@@ -115,7 +123,8 @@ public final class SubscribeOptions {
                         + queueGroup + "'");
             }
         }
-        return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime);
+        return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime,
+                durable);
     }
 
     /**
@@ -128,7 +137,38 @@ public final class SubscribeOptions {
         if (maxExecuteTime != null && (maxExecuteTime.isNegative() || maxExecuteTime.isZero())) {
             throw new IllegalArgumentException("maxExecuteTime must be positive: maxExecuteTime=" + maxExecuteTime);
         }
-        return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime);
+        return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime,
+                durable);
+    }
+
+    /**
+     * Makes the subscription durable with the default {@link DurableOptions#named(String)}.
+     *
+     * @param name the consumer's durable name
+     * @return options with that consumer
+     * @see #durable(DurableOptions)
+     */
+    public SubscribeOptions durable(String name) {
+        return durable(DurableOptions.named(name));
+    }
+
+    /**
+     * Makes the subscription durable: it reads the stream of the durable subject pattern that covers
+     * its pattern ({@link Broker#registerSubject(String, Scope, Durability)}), at least once, resuming
+     * after a restart from the last acknowledged message. Mode WORKER or VIRTUAL: the handler's
+     * return acknowledges the message. {@code null} makes it a live subscription again.
+     *
+     * @param options the consumer, or {@code null}
+     * @return options with that consumer
+     */
+    public SubscribeOptions durable(DurableOptions options) {
+        return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime,
+                options);
+    }
+
+    /** @return the durable consumer, or {@code null} for a live subscription */
+    public DurableOptions durable() {
+        return durable;
     }
 
     /** @return where the handler runs */
@@ -170,6 +210,6 @@ public final class SubscribeOptions {
     public String toString() {
         return "SubscribeOptions{mode=" + mode + ", ordered=" + ordered + ", maxConcurrency=" + maxConcurrency
                 + ", bufferSize=" + bufferSize + ", overflow=" + overflow + ", queueGroup=" + queueGroup
-                + ", maxExecuteTime=" + maxExecuteTime + '}';
+                + ", maxExecuteTime=" + maxExecuteTime + ", durable=" + durable + '}';
     }
 }

@@ -2,7 +2,9 @@ package io.ringbus.core;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -51,6 +53,21 @@ class ClientIdentityTest {
             assertThat(edge.hasSubscribers("pub.a")).isFalse();
             assertThatThrownBy(() -> edge.hasSubscribers("bad..subject"))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bad..subject");
+        }
+    }
+
+    @Test
+    void hasSubscribersCountsTheStoreOfADurableSubject(@TempDir Path dir) {
+        try (Broker broker = Broker.builder().name("durable-interest").defaultScope(Scope.PRIVATE)
+                .storage(Storage.local(dir)).build()) {
+            broker.registerSubject("orders.>", Scope.PUBLIC, Durability.DURABLE);
+            Client edge = broker.newClient(Scope.PUBLIC);
+            // No subscriber, but the store receives it (a NATS request gets its PubAck, not no-responders).
+            assertThat(edge.hasSubscribers("orders.eu.1")).isTrue();
+            assertThat(edge.verbatim().hasSubscribers("orders.eu.1")).isTrue();
+            assertThat(edge.hasSubscribers("other.subject")).isFalse();
+            broker.registerSubject("orders.>", Scope.PUBLIC, Durability.MEMORY);
+            assertThat(edge.hasSubscribers("orders.eu.1")).isFalse();
         }
     }
 

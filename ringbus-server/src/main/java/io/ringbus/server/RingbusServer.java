@@ -49,6 +49,7 @@ public final class RingbusServer implements AutoCloseable {
             MonitorSources.Builder copy = MonitorSources.builder().meterRegistry(own);
             sources.blockedHandlers().ifPresent(copy::blockedHandlers);
             sources.outboxBacklog().ifPresent(copy::outboxBacklog);
+            sources.storage().ifPresent(store -> copy.storage(store, given.streams()));
             sources = copy.build();
         }
         this.ownRegistry = own;
@@ -75,6 +76,7 @@ public final class RingbusServer implements AutoCloseable {
      * @return the running server
      * @throws java.io.UncheckedIOException naming the address when it (or the monitoring port)
      *                                      cannot be bound
+     * @throws IllegalArgumentException     naming the TLS files when they cannot be used
      */
     public static RingbusServer start(Broker broker, ServerConfig config) {
         return start(broker, config, MonitorSources.none());
@@ -124,6 +126,18 @@ public final class RingbusServer implements AutoCloseable {
     /** @return the port the server listens on (useful with port 0) */
     public int port() {
         return netty.port();
+    }
+
+    /**
+     * Reloads the TLS certificate, key and CA from their files (as on SIGHUP; the server also
+     * notices a change of the files within seconds): connections accepted from now on use them,
+     * established ones keep theirs.
+     *
+     * @return whether the new files were loaded; {@code false} when they cannot be used (the
+     *         previous certificate stays, the reason is logged) or TLS is not configured
+     */
+    public boolean reloadTls() {
+        return context.tls() != null && context.tls().reload();
     }
 
     /** @return the monitoring port actually bound, or {@link ServerConfig#MONITOR_OFF} when off */

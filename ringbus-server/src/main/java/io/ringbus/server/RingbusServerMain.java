@@ -4,10 +4,18 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.ringbus.core.Broker;
 import io.ringbus.core.BrokerBuilder;
 import io.ringbus.core.Scope;
+import io.ringbus.core.Storage;
+import io.ringbus.core.StorageException;
+import io.ringbus.core.StoredStream;
 import io.ringbus.core.WaitStrategy;
+import io.ringbus.federation.NatsFederation;
 import io.ringbus.server.internal.ConfigFile;
+import io.ringbus.server.internal.FederationSettings;
 import io.ringbus.server.internal.FatalErrors;
 import io.ringbus.server.internal.ServerContext;
+import io.ringbus.server.internal.HangupSignal;
+import io.ringbus.server.internal.StorageSettings;
+import io.ringbus.server.internal.TlsPipeline;
 import io.ringbus.server.monitor.BlockedHandlerLog;
 import io.ringbus.server.monitor.MonitorSources;
 import org.slf4j.Logger;
@@ -18,6 +26,7 @@ import picocli.CommandLine.Option;
 
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -60,6 +69,47 @@ public final class RingbusServerMain implements Callable<Integer> {
     @Option(names = {"--no-monitor"}, description = "no HTTP monitoring port")
     private boolean noMonitor;
 
+    @Option(names = {"--storage-dir"}, paramLabel = "DIR",
+            description = "where durable subjects are stored (default: data, under the working directory)")
+    private Path storageDir;
+
+    @Option(names = {"--fsync"}, paramLabel = "POLICY",
+            description = "when stored messages are forced to the disk: always (default), interval, os")
+    private String fsync;
+
+    @Option(names = {"--fsync-interval"}, paramLabel = "DURATION",
+            description = "the force interval of --fsync interval (default: 100ms)")
+    private String fsyncInterval;
+
+    @Option(names = {"--storage-jetstream"}, paramLabel = "URLS",
+            description = "store durable subjects in this JetStream (NATS URLs, comma-separated) instead of the "
+                    + "local log")
+    private String storageJetStream;
+
+    @Option(names = {"--federation"}, paramLabel = "URLS",
+            description = "NATS servers (comma-separated) this node shares its PUBLIC and FEDERATED subjects "
+                    + "through with other ringbus nodes (see docs/federation.md)")
+    private String federationServers;
+
+    @Option(names = {"--durable"}, paramLabel = "PATTERN[=SPEC]",
+            description = "a durable subject pattern, stored before PING is answered and acknowledged with "
+                    + "JetStream's PubAck; SPEC: [SCOPE] [name=..] [max_age=..] [max_bytes=..] [max_messages=..] "
+                    + "(see docs/storage.md); repeatable")
+    private List<String> durable;
+
+    @Option(names = {"--tls-cert"}, paramLabel = "PEM",
+            description = "the server's certificate chain: every client must use TLS (with --tls-key)")
+    private Path tlsCert;
+
+    @Option(names = {"--tls-key"}, paramLabel = "PEM", description = "the server's private key (PKCS#8)")
+    private Path tlsKey;
+
+    @Option(names = {"--tls-ca"}, paramLabel = "PEM", description = "CA certificates that sign client certificates")
+    private Path tlsCa;
+
+    @Option(names = {"--tls-verify"}, description = "require a client certificate signed by --tls-ca (mutual TLS)")
+    private boolean tlsVerify;
+
     private final CountDownLatch stopped = new CountDownLatch(1);
     /** Recent watchdog warnings, for the dashboard. */
     private static final int BLOCKED_HANDLERS_KEPT = 50;
@@ -99,9 +149,31 @@ public final class RingbusServerMain implements Callable<Integer> {
                 .waitStrategy(WaitStrategy.SLEEPING).blockedHandlerListener(blockedHandlers)
                 .handlerLatencySampling(64);
         Map<String, Scope> subjects = Map.of();
+        StorageSettings storageSettings = new StorageSettings().defaultScope(Scope.PUBLIC);
+        FederationSettings federationSettings = new FederationSettings();
         try {
             if (config != null) {
-                subjects = ConfigFile.apply(config, serverConfig, brokerBuilder);
+                subjects = ConfigFile.apply(config, serverConfig, brokerBuilder, storageSettings, federationSettings);
+            }
+            if (federationServers != null) {
+                federationSettings.servers(federationServers);
+            }
+            if (storageDir != null) {
+                storageSettings.dir(storageDir);
+            }
+            if (storageJetStream != null) {
+                storageSettings.jetStream(storageJetStream);
+            }
+            if (fsync != null) {
+                storageSettings.policy(fsync);
+            }
+            if (fsyncInterval != null) {
+                storageSettings.interval(fsyncInterval);
+            }
+            if (durable != null) {
+                for (String pattern : durable) {
+                    storageSettings.durable(pattern);
+                }
             }
             if (port >= 0) {
                 serverConfig.port(port);
@@ -118,24 +190,85 @@ public final class RingbusServerMain implements Callable<Integer> {
             if (noMonitor) {
                 serverConfig.monitorPort(ServerConfig.MONITOR_OFF);
             }
+            if (tlsCert != null) {
+                serverConfig.tlsCertFile(tlsCert);
+            }
+            if (tlsKey != null) {
+                serverConfig.tlsKeyFile(tlsKey);
+            }
+            if (tlsCa != null) {
+                serverConfig.tlsCaFile(tlsCa);
+            }
+            if (tlsVerify) {
+                serverConfig.tlsVerify(true);
+            }
         } catch (IllegalArgumentException e) {
             System.err.println("ringbus-server: " + e.getMessage());
             return 2;
         }
-        ServerConfig settings = serverConfig.build();
+        ServerConfig settings;
+        try {
+            settings = serverConfig.build();
+        } catch (IllegalArgumentException e) {
+            System.err.println("ringbus-server: " + e.getMessage());
+            return 2;
+        }
         // The registry /metrics scrapes: JVM basics, the broker's meters and the server's.
         PrometheusMeterRegistry registry = MonitorSources.jvmMeterRegistry();
-        Broker broker = brokerBuilder.meterRegistry(registry).build();
+        // The store is opened only for durable subjects: without any, nothing is written (no data/ directory).
+        Storage storage = null;
+        if (!storageSettings.durables().isEmpty()) {
+            try {
+                storage = storageSettings.open();
+            } catch (StorageException e) {
+                System.err.println("ringbus-server: " + e.getMessage());
+                return 1;
+            }
+            brokerBuilder.storage(storage); // the broker closes it
+        }
+        NatsFederation federation;
+        try {
+            federation = federationSettings.build();
+        } catch (IllegalArgumentException e) {
+            System.err.println("ringbus-server: " + e.getMessage());
+            return 2;
+        }
+        if (federation != null) {
+            brokerBuilder.federation(federation); // the broker starts and closes it
+            LOG.info("federation: {} (PUBLIC and FEDERATED subjects cross)", federationSettings.servers());
+        }
+        Broker broker;
+        try {
+            broker = brokerBuilder.meterRegistry(registry).build();
+        } catch (IllegalStateException e) {
+            System.err.println("ringbus-server: " + e.getMessage()); // a federation link refused
+            return 1;
+        }
         subjects.forEach(broker::registerSubject);
+        List<StoredStream> streams;
+        try {
+            streams = storageSettings.register(broker, subjects);
+        } catch (IllegalArgumentException | StorageException e) {
+            broker.close();
+            System.err.println("ringbus-server: durable subjects: " + e.getMessage());
+            return e instanceof StorageException ? 1 : 2;
+        }
         RingbusServer server;
         try {
-            MonitorSources sources = MonitorSources.builder().blockedHandlers(blockedHandlers)
-                    .meterRegistry(registry).build();
-            server = RingbusServer.start(broker, settings, sources);
+            MonitorSources.Builder sourcesBuilder = MonitorSources.builder().blockedHandlers(blockedHandlers)
+                    .meterRegistry(registry);
+            if (storage != null) {
+                sourcesBuilder.storage(storage, streams);
+            }
+            server = RingbusServer.start(broker, settings, sourcesBuilder.build());
         } catch (UncheckedIOException e) {
             broker.close();
             System.err.println("ringbus-server: " + e.getCause().getMessage());
             return 1;
+        } catch (IllegalArgumentException e) {
+            broker.close();
+            System.err.println("ringbus-server: " + e.getMessage()); // TLS files that cannot be used
+            return 2;
         }
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("ringbus-shutdown").unstarted(() -> {
             LOG.info("shutting down: no new connections, draining the broker");
@@ -151,6 +284,13 @@ public final class RingbusServerMain implements Callable<Integer> {
         }));
         LOG.info("ringbus-server {} listening on {}:{} ({})", ServerContext.VERSION, settings.host(), server.port(),
                 settings.authRequired() ? "auth required" : "no auth, clients are " + settings.noAuthScope());
+        if (settings.tlsEnabled()) {
+            LOG.info("TLS: {}, required{}{}, certificate {} (reloaded on SIGHUP or when the files change)",
+                    TlsPipeline.provider(), settings.tlsVerify() ? ", client certificates verified" : "",
+                    settings.tlsHandshakeFirst() ? ", handshake first" : "", settings.tlsCertFile());
+            HangupSignal.onHangup(server::reloadTls);
+        }
+        logStorage(storage, streams);
         if (server.monitorPort() != ServerConfig.MONITOR_OFF) {
             String monitorHost = settings.monitorHost().contains(":") ? "[" + settings.monitorHost() + "]"
                     : settings.monitorHost();
@@ -159,5 +299,19 @@ public final class RingbusServerMain implements Callable<Integer> {
         }
         stopped.await();
         return 0;
+    }
+
+    /** The start-up lines about the store: which, where, its policy, and each durable stream. */
+    private static void logStorage(Storage storage, List<StoredStream> streams) {
+        if (storage == null) {
+            LOG.info("storage: off (no durable subjects; see --durable or storage.durable.<pattern>)");
+            return;
+        }
+        LOG.info("storage: {}", storage.describe());
+        for (StoredStream stream : streams) {
+            var info = stream.info();
+            LOG.info("durable: {} -> stream {}, {} messages, last sequence {}", stream.config().subjects(),
+                    info.name(), info.messages(), info.lastSequence());
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.ringbus.server;
 
 import io.ringbus.core.Scope;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -21,6 +22,12 @@ import java.util.Objects;
  * nats-server's {@code -m}) serves {@code /varz}, {@code /connz}, {@code /subsz},
  * {@code /healthz}, {@code /metrics} and a live dashboard at {@code /}; read-only, and with
  * credentials configured it requires one of them. {@code monitorPort(MONITOR_OFF)} turns it off.
+ *
+ * <p>TLS: with {@link Builder#tlsCertFile} and {@link Builder#tlsKeyFile} every client must use
+ * TLS (1.2 or 1.3), as with nats-server's {@code tls} block: INFO says {@code tls_required} and
+ * the client starts TLS after reading it, or, with {@link Builder#tlsHandshakeFirst}, before the
+ * server says anything. {@link Builder#tlsVerify} requires a client certificate signed by
+ * {@link Builder#tlsCaFile} (mutual TLS).
  */
 public final class ServerConfig {
     /** The NATS default client port. */
@@ -35,6 +42,8 @@ public final class ServerConfig {
     public static final int DEFAULT_MONITOR_PORT = 8222;
     /** A {@link Builder#monitorPort(int)} that turns monitoring off. */
     public static final int MONITOR_OFF = -1;
+    /** The default {@link Builder#tlsTimeout}: 2 s, as nats-server. */
+    public static final Duration DEFAULT_TLS_TIMEOUT = Duration.ofSeconds(2);
 
     private final String host;
     private final int port;
@@ -52,8 +61,19 @@ public final class ServerConfig {
     private final Scope noAuthScope;
     private final Map<String, Scope> tokens;
     private final Map<String, UserCredential> users;
+    private final Map<String, Scope> nkeys;
+    private final Authenticator authenticator;
+    private final Duration authenticatorTimeout;
+    private final Map<String, Permissions> permissions;
     private final String monitorHost;
     private final int monitorPort;
+    private final Path tlsCertFile;
+    private final Path tlsKeyFile;
+    private final Path tlsCaFile;
+    private final boolean tlsVerify;
+    private final boolean tlsVerifyAndMap;
+    private final boolean tlsHandshakeFirst;
+    private final Duration tlsTimeout;
 
     /** A user's password and the scope it grants. */
     public record UserCredential(String password, Scope scope) {
@@ -85,8 +105,19 @@ public final class ServerConfig {
         this.noAuthScope = b.noAuthScope;
         this.tokens = Map.copyOf(b.tokens);
         this.users = Map.copyOf(b.users);
+        this.nkeys = Map.copyOf(b.nkeys);
+        this.authenticator = b.authenticator;
+        this.authenticatorTimeout = b.authenticatorTimeout;
+        this.permissions = Map.copyOf(b.permissions);
         this.monitorHost = b.monitorHost;
         this.monitorPort = b.monitorPort;
+        this.tlsCertFile = b.tlsCertFile;
+        this.tlsKeyFile = b.tlsKeyFile;
+        this.tlsCaFile = b.tlsCaFile;
+        this.tlsVerify = b.tlsVerify || b.tlsVerifyAndMap;
+        this.tlsVerifyAndMap = b.tlsVerifyAndMap;
+        this.tlsHandshakeFirst = b.tlsHandshakeFirst;
+        this.tlsTimeout = b.tlsTimeout;
     }
 
     /** @return a builder with the NATS defaults */
@@ -186,6 +217,26 @@ public final class ServerConfig {
         return users;
     }
 
+    /** @return the authentication plug-in, or {@code null} */
+    public Authenticator authenticator() {
+        return authenticator;
+    }
+
+    /** @return how long the plug-in may take to answer before the client is refused */
+    public Duration authenticatorTimeout() {
+        return authenticatorTimeout;
+    }
+
+    /** @return NKEY user public key to the scope it grants */
+    public Map<String, Scope> nkeys() {
+        return nkeys;
+    }
+
+    /** @return user name or token to the permissions that restrict it within its scope; absent: none */
+    public Map<String, Permissions> permissions() {
+        return permissions;
+    }
+
     /** @return the address the monitoring port binds; default 127.0.0.1 (this machine only) */
     public String monitorHost() {
         return monitorHost;
@@ -201,9 +252,53 @@ public final class ServerConfig {
         return monitorPort != MONITOR_OFF;
     }
 
+    /** @return whether clients must use TLS (a certificate and key are configured) */
+    public boolean tlsEnabled() {
+        return tlsCertFile != null;
+    }
+
+    /** @return the server's certificate chain (PEM), or {@code null} without TLS */
+    public Path tlsCertFile() {
+        return tlsCertFile;
+    }
+
+    /** @return the server's private key (PEM, PKCS#8), or {@code null} without TLS */
+    public Path tlsKeyFile() {
+        return tlsKeyFile;
+    }
+
+    /** @return the CA certificates (PEM) client certificates are verified against, or {@code null} */
+    public Path tlsCaFile() {
+        return tlsCaFile;
+    }
+
+    /** @return whether a client certificate signed by {@link #tlsCaFile()} is required (mutual TLS) */
+    public boolean tlsVerify() {
+        return tlsVerify;
+    }
+
+    /**
+     * @return whether the client certificate names the user (nats-server's {@code verify_and_map}):
+     *         one of its email or DNS alternative names, its subject DN or its CN is a configured
+     *         user, whose scope and permissions apply without a password
+     */
+    public boolean tlsVerifyAndMap() {
+        return tlsVerifyAndMap;
+    }
+
+    /** @return whether the TLS handshake comes before INFO (nats-server's {@code handshake_first}) */
+    public boolean tlsHandshakeFirst() {
+        return tlsHandshakeFirst;
+    }
+
+    /** @return how long a client has to complete the TLS handshake before it is closed */
+    public Duration tlsTimeout() {
+        return tlsTimeout;
+    }
+
     /** @return whether clients must authenticate */
     public boolean authRequired() {
-        return !tokens.isEmpty() || !users.isEmpty();
+        return !tokens.isEmpty() || !users.isEmpty() || !nkeys.isEmpty() || authenticator != null;
     }
 
     @Override
@@ -213,7 +308,9 @@ public final class ServerConfig {
                 + ", maxSubscriptions=" + maxSubscriptions + ", pingInterval=" + pingInterval + ", maxPingsOut="
                 + maxPingsOut + ", authTimeout=" + authTimeout + ", writeDeadline=" + writeDeadline + ", ioThreads=" + ioThreads + ", noAuthScope="
                 + noAuthScope + ", tokens=" + tokens.size() + ", users=" + users.keySet() + ", monitor="
-                + (monitorEnabled() ? monitorHost + ":" + monitorPort : "off") + '}';
+                + (monitorEnabled() ? monitorHost + ":" + monitorPort : "off")
+                + (tlsEnabled() ? ", tls=" + tlsCertFile + (tlsVerify ? " verify" : "")
+                + (tlsHandshakeFirst ? " handshake_first" : "") : "") + '}';
     }
 
     /** Collects settings; each setter validates at once and names the bad value. */
@@ -234,8 +331,19 @@ public final class ServerConfig {
         private Scope noAuthScope = Scope.PUBLIC;
         private final Map<String, Scope> tokens = new LinkedHashMap<>();
         private final Map<String, UserCredential> users = new LinkedHashMap<>();
+        private final Map<String, Scope> nkeys = new LinkedHashMap<>();
+        private Authenticator authenticator;
+        private Duration authenticatorTimeout = Duration.ofSeconds(1);
+        private final Map<String, Permissions> permissions = new LinkedHashMap<>();
         private String monitorHost = "127.0.0.1";
         private int monitorPort = DEFAULT_MONITOR_PORT;
+        private Path tlsCertFile;
+        private Path tlsKeyFile;
+        private Path tlsCaFile;
+        private boolean tlsVerify;
+        private boolean tlsVerifyAndMap;
+        private boolean tlsHandshakeFirst;
+        private Duration tlsTimeout = DEFAULT_TLS_TIMEOUT;
 
         private Builder() {
         }
@@ -385,6 +493,51 @@ public final class ServerConfig {
         }
 
         /**
+         * Adds an authentication plug-in, asked (on a virtual thread) about every client that none
+         * of the configured credentials matches; it must answer within {@code timeout} (and before
+         * the auth timeout), or the client is refused.
+         *
+         * @param plugin  the plug-in
+         * @param timeout how long it may take, &gt; 0
+         * @return this
+         * @throws IllegalArgumentException naming the timeout when it is not positive
+         */
+        public Builder authenticator(Authenticator plugin, Duration timeout) {
+            this.authenticator = Objects.requireNonNull(plugin, "authenticator");
+            this.authenticatorTimeout = positive("authenticator timeout", timeout);
+            return this;
+        }
+
+        /**
+         * Accepts a user by its NKEY (Ed25519) public key: INFO then carries a nonce, which the client
+         * signs with its seed; no secret crosses the network.
+         *
+         * @param publicKey the user's public key ({@code U...})
+         * @param scope     the scope it grants
+         * @return this
+         * @throws IllegalArgumentException naming the key when it is not a valid NKEY user public key
+         */
+        public Builder nkey(String publicKey, Scope scope) {
+            io.ringbus.server.internal.Nkeys.decodeUserKey(publicKey);
+            nkeys.put(publicKey, Objects.requireNonNull(scope, "scope"));
+            return this;
+        }
+
+        /**
+         * Restricts a user or token within its scope; checked in {@link #build()} to name a
+         * configured user or token.
+         *
+         * @param userOrToken a user name or token given to {@link #user} or {@link #token}
+         * @param permissions what it may publish and subscribe to
+         * @return this
+         */
+        public Builder permissions(String userOrToken, Permissions permissions) {
+            this.permissions.put(Objects.requireNonNull(userOrToken, "userOrToken"),
+                    Objects.requireNonNull(permissions, "permissions"));
+            return this;
+        }
+
+        /**
          * @param host address the monitoring port binds; default 127.0.0.1. Binding another
          *             address shows the server's figures to that network: configure credentials.
          * @return this
@@ -411,8 +564,83 @@ public final class ServerConfig {
             return this;
         }
 
-        /** @return the configuration */
+        /**
+         * @param pem the server's certificate chain, PEM; with {@link #tlsKeyFile} every client
+         *            must use TLS
+         * @return this
+         */
+        public Builder tlsCertFile(Path pem) {
+            this.tlsCertFile = Objects.requireNonNull(pem, "tlsCertFile");
+            return this;
+        }
+
+        /** @param pem the server's private key, PEM (PKCS#8: {@code BEGIN PRIVATE KEY}) @return this */
+        public Builder tlsKeyFile(Path pem) {
+            this.tlsKeyFile = Objects.requireNonNull(pem, "tlsKeyFile");
+            return this;
+        }
+
+        /** @param pem CA certificates (PEM) that client certificates must be signed by @return this */
+        public Builder tlsCaFile(Path pem) {
+            this.tlsCaFile = Objects.requireNonNull(pem, "tlsCaFile");
+            return this;
+        }
+
+        /** @param verify require a client certificate signed by {@link #tlsCaFile} (mutual TLS) @return this */
+        public Builder tlsVerify(boolean verify) {
+            this.tlsVerify = verify;
+            return this;
+        }
+
+        /**
+         * @param map require a client certificate and take the user it names (implies {@link #tlsVerify})
+         * @return this
+         */
+        public Builder tlsVerifyAndMap(boolean map) {
+            this.tlsVerifyAndMap = map;
+            return this;
+        }
+
+        /** @param first TLS handshake before INFO (nats-server's {@code handshake_first}) @return this */
+        public Builder tlsHandshakeFirst(boolean first) {
+            this.tlsHandshakeFirst = first;
+            return this;
+        }
+
+        /** @param timeout > 0; how long a TLS handshake may take; default 2 s @return this */
+        public Builder tlsTimeout(Duration timeout) {
+            this.tlsTimeout = positive("tlsTimeout", timeout);
+            return this;
+        }
+
+        /**
+         * @return the configuration
+         * @throws IllegalArgumentException when the TLS settings are incomplete (a certificate
+         *                                  without a key, verify without a CA, ...)
+         */
         public ServerConfig build() {
+            if ((tlsCertFile == null) != (tlsKeyFile == null)) {
+                throw new IllegalArgumentException("TLS needs both a certificate and a key: tlsCertFile="
+                        + tlsCertFile + ", tlsKeyFile=" + tlsKeyFile);
+            }
+            if (tlsVerifyAndMap && users.isEmpty()) {
+                throw new IllegalArgumentException("tlsVerifyAndMap needs users for certificates to name");
+            }
+            boolean verify = tlsVerify || tlsVerifyAndMap;
+            if (tlsCertFile == null && (verify || tlsHandshakeFirst || tlsCaFile != null)) {
+                throw new IllegalArgumentException("tlsVerify, tlsHandshakeFirst and tlsCaFile need tlsCertFile and "
+                        + "tlsKeyFile: tlsVerify=" + tlsVerify + ", tlsHandshakeFirst=" + tlsHandshakeFirst
+                        + ", tlsCaFile=" + tlsCaFile);
+            }
+            if (verify && tlsCaFile == null) {
+                throw new IllegalArgumentException("tlsVerify needs tlsCaFile, the CA that signs client certificates");
+            }
+            for (String name : permissions.keySet()) {
+                if (!users.containsKey(name) && !tokens.containsKey(name) && !nkeys.containsKey(name)) {
+                    throw new IllegalArgumentException("permissions for '" + name
+                            + "', which is no configured user, token or NKEY");
+                }
+            }
             return new ServerConfig(this);
         }
 

@@ -1,5 +1,6 @@
 package io.ringbus.server;
 
+import io.ringbus.testkit.LoopbackPorts;
 import io.ringbus.testkit.Await;
 import io.nats.client.support.JsonParser;
 import io.nats.client.support.JsonValue;
@@ -17,9 +18,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
@@ -214,7 +213,7 @@ class NatsDifferentialTest {
         assumeTrue(Files.isExecutable(NATS_SERVER), NATS_SERVER + " is not installed");
         Path config = dir.resolve("nats.conf");
         Files.writeString(config, "max_payload: " + MAX_PAYLOAD + "\n");
-        natsPort = freePort();
+        natsPort = LoopbackPorts.free();
         nats = new ProcessBuilder(NATS_SERVER.toString(), "-a", "127.0.0.1", "-p", String.valueOf(natsPort), "-c",
                 config.toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         Await.until("nats-server accepts connections on " + natsPort, () -> {
@@ -421,9 +420,4 @@ class NatsDifferentialTest {
         return s.toString();
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
-    }
 }

@@ -1,5 +1,6 @@
 package io.ringbus.server;
 
+import io.ringbus.testkit.LoopbackPorts;
 import io.ringbus.testkit.Await;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
@@ -10,9 +11,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,8 +60,8 @@ class NatsMonitorCompatibilityTest {
     @Test
     void varzConnzAndSubszHaveNatsServersFieldsAndTypes() throws Exception {
         assumeTrue(Files.isExecutable(NATS_SERVER), NATS_SERVER + " is not installed");
-        int natsPort = freePort();
-        int natsMonitorPort = freePort();
+        int natsPort = LoopbackPorts.free();
+        int natsMonitorPort = LoopbackPorts.free();
         nats = new ProcessBuilder(NATS_SERVER.toString(), "-a", "127.0.0.1", "-p", String.valueOf(natsPort),
                 "-m", String.valueOf(natsMonitorPort)).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
@@ -142,9 +140,4 @@ class NatsMonitorCompatibilityTest {
         return types;
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
-    }
 }

@@ -1,7 +1,9 @@
 package io.ringbus.server;
 
+import io.nats.client.Connection;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
@@ -9,6 +11,7 @@ import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -54,6 +57,64 @@ class RingbusServerMainTest {
                     .execute("--host", "127.0.0.1", "--port", "0", "-m", port)).isEqualTo(1));
             assertThat(err).contains("cannot listen for monitoring on 127.0.0.1:" + port).contains("--no-monitor");
         }
+    }
+
+    @Test
+    @Timeout(90)
+    @SuppressWarnings("try") // jnats Connection.close() throws InterruptedException; the test declares it
+    void theCommandLineStoresDurableSubjectsAndFindsThemAfterARestart(@TempDir Path dir) throws Exception {
+        Path data = dir.resolve("data");
+        String[] args = {"--storage-dir", data.toString(), "--fsync", "interval", "--fsync-interval", "10ms",
+                "--durable", "orders.>"};
+        try (ForkedServer forked = ForkedServer.start("128m", args)) {
+            assertThat(forked.log()).anySatisfy(line -> assertThat(line).contains("storage: local " + data)
+                    .contains("INTERVAL"));
+            assertThat(forked.log()).anySatisfy(line -> assertThat(line)
+                    .contains("durable: orders.> -> stream orders_all, 0 messages, last sequence 0"));
+            try (Connection nc = io.nats.client.Nats.connect("nats://127.0.0.1:" + forked.port())) {
+                assertThat(nc.jetStream().publish("orders.cli", "from the command line".getBytes(StandardCharsets.UTF_8)).getSeqno())
+                        .isEqualTo(1);
+            }
+            assertThat(forked.monitor("/varz").body()).contains("\"store\":\"local " + data);
+            assertThat(forked.signalAndWait("TERM")).isZero();
+        }
+        try (ForkedServer forked = ForkedServer.start("128m", args)) {
+            assertThat(forked.log()).anySatisfy(line -> assertThat(line)
+                    .contains("durable: orders.> -> stream orders_all, 1 messages, last sequence 1"));
+        }
+    }
+
+    @Test
+    void durableSubjectsCanBeStoredInJetStream() throws Exception {
+        String root = "rbsrv" + Long.toString(System.nanoTime(), 36);
+        String[] args = {"--storage-jetstream", "nats://127.0.0.1:4222", "--durable", root + ".>"};
+        Connection direct = io.nats.client.Nats.connect("nats://127.0.0.1:4222");
+        try (ForkedServer forked = ForkedServer.start("128m", args)) {
+            assertThat(forked.log()).anySatisfy(line -> assertThat(line).contains("storage: jetstream"));
+            Connection nc = io.nats.client.Nats.connect("nats://127.0.0.1:" + forked.port());
+            try {
+                assertThat(nc.jetStream().publish(root + ".x", "stored in JetStream".getBytes(StandardCharsets.UTF_8))
+                        .getStream()).isEqualTo(root + "_all");
+            } finally {
+                nc.close();
+            }
+            assertThat(direct.jetStreamManagement().getStreamInfo(root + "_all").getStreamState().getMsgCount())
+                    .isEqualTo(1);
+        } finally {
+            try {
+                direct.jetStreamManagement().deleteStream(root + "_all");
+            } finally {
+                direct.close();
+            }
+        }
+    }
+
+    @Test
+    void overlappingDurablePatternsStopTheStartNamingBoth(@TempDir Path dir) {
+        String err = captureStderr(() -> assertThat(new CommandLine(new RingbusServerMain()).execute("--host",
+                "127.0.0.1", "--port", "0", "--no-monitor", "--storage-dir", dir.toString(),
+                "--durable", "orders.>", "--durable", "orders.eu.*=PRIVATE")).isEqualTo(2));
+        assertThat(err).contains("orders.eu.*").contains("overlaps").contains("orders.>");
     }
 
     private static String captureStderr(Runnable action) {

@@ -10,6 +10,9 @@ import io.ringbus.bench.network.SoakResults;
 import io.ringbus.bench.network.SubsResults;
 import io.ringbus.bench.outbox.OutboxResults;
 import io.ringbus.bench.seed.SeedResults;
+import io.ringbus.bench.federation.FederationChart;
+import io.ringbus.bench.federation.FederationResults;
+import io.ringbus.bench.storage.StorageResults;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +31,7 @@ import java.util.stream.Collectors;
  * never from the in-memory results, so that {@code chart FILE} on a committed result draws exactly
  * what the run drew. Knows the results records ({@link SeedResults}, {@link BlockingResults},
  * {@link NetworkResults} (comparison and overload), {@link SubsResults}, {@link SoakResults},
- * {@link OutboxResults}) and JMH's own JSON array ({@code jmh -rf json}, {@link JmhRun}).
+ * {@link OutboxResults}, {@link StorageResults}) and JMH's own JSON array ({@code jmh -rf json}, {@link JmhRun}).
  * Stateless and thread-safe.
  */
 public final class ResultCharts {
@@ -70,7 +73,7 @@ public final class ResultCharts {
      *
      * @param json the text of a results file
      * @return a {@link SeedResults}, {@link BlockingResults}, {@link NetworkResults}, {@link SubsResults},
-     *         {@link SoakResults}, {@link OutboxResults}, or a {@code List} of {@link JmhRun}
+     *         {@link SoakResults}, {@link OutboxResults}, {@link StorageResults}, or a {@code List} of {@link JmhRun}
      * @throws IllegalArgumentException when the text is not JSON, names no known scenario, or does not fit
      *                                  its record (an unknown member included)
      */
@@ -93,8 +96,10 @@ public final class ResultCharts {
             case SubsResults.SCENARIO -> SubsResults.class;
             case SoakResults.SCENARIO -> SoakResults.class;
             case OutboxResults.SCENARIO -> OutboxResults.class;
+            case StorageResults.SCENARIO -> StorageResults.class;
+            case FederationResults.SCENARIO -> FederationResults.class;
             default -> throw new IllegalArgumentException(
-                    "not a ringbus-bench result (seed, blocking, network, subs, soak or outbox): scenario=" + name);
+                    "not a ringbus-bench result (seed, blocking, network, subs, soak, outbox, storage or federation): scenario=" + name);
         };
         return ResultsJson.read(tree, type);
     }
@@ -134,6 +139,14 @@ public final class ResultCharts {
             case OutboxResults d -> {
                 scenario = d.scenario();
                 chart = outbox(d);
+            }
+            case StorageResults d -> {
+                scenario = d.scenario();
+                chart = StorageChart.draw(d);
+            }
+            case FederationResults d -> {
+                scenario = d.scenario();
+                chart = FederationChart.draw(d);
             }
             case null, default -> throw new IllegalArgumentException("not a ringbus-bench result: document=" + doc);
         }

@@ -10,9 +10,9 @@ import java.net.ServerSocket;
  * NATS default 4222: a real nats-server may be listening there, and the benchmark must not
  * measure (or disturb) it.
  */
-final class EphemeralPorts {
+public final class EphemeralPorts {
     /** The NATS default client port, which the benchmark never uses. */
-    static final int NATS_DEFAULT_PORT = 4222;
+    public static final int NATS_DEFAULT_PORT = 4222;
 
     private EphemeralPorts() {
     }
@@ -25,7 +25,7 @@ final class EphemeralPorts {
      * @return a port that was free a moment ago, never 4222
      * @throws UncheckedIOException when no socket can be bound
      */
-    static int pick() {
+    public static int pick() {
         for (int attempt = 0; attempt < 10; attempt++) {
             try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
                 socket.setReuseAddress(true);

@@ -61,6 +61,9 @@ final class BrokerMeters {
                 .description("slots in the ring").tags(tags).register(r));
         meters.add(Gauge.builder("ringbus.subscriptions", broker, RingBroker::subscriptionCount)
                 .description("active subscriptions").tags(tags).register(r));
+        if (broker.hasFederation()) {
+            federation(r, broker);
+        }
         for (ExecutionMode mode : ExecutionMode.values()) {
             meters.add(FunctionCounter.builder("ringbus.watchdog.warnings", broker,
                             b -> b.watchdog().warnings(mode))
@@ -118,6 +121,74 @@ final class BrokerMeters {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Registers a durable subscription's meters, tagged with its stream and consumer:
+     * {@code ringbus.durable.pending} (stored, not yet delivered), {@code ringbus.durable.unacked}
+     * (delivered, not yet acknowledged), {@code ringbus.durable.redelivered} and
+     * {@code ringbus.durable.dead.lettered}.
+     *
+     * @return what removes them again (the subscription ended)
+     */
+    Runnable registerDurable(DurableSubscription subscription, String stream, String consumer) {
+        Tags t = tags.and("stream", stream, "consumer", consumer);
+        List<Meter> own = List.of(
+                Gauge.builder("ringbus.durable.pending", subscription, s -> s.consumerStats().pending())
+                        .description("stored messages the durable consumer has not been given yet").tags(t)
+                        .register(registry),
+                Gauge.builder("ringbus.durable.unacked", subscription, s -> s.consumerStats().ackPending())
+                        .description("messages delivered to the durable consumer and not yet acknowledged")
+                        .tags(t).register(registry),
+                FunctionCounter.builder("ringbus.durable.redelivered", subscription,
+                                s -> s.consumerStats().redelivered())
+                        .description("deliveries that were redeliveries").tags(t).register(registry),
+                FunctionCounter.builder("ringbus.durable.dead.lettered", subscription, DurableSubscription::dropped)
+                        .description("messages given up to the dead-letter subject").tags(t).register(registry));
+        lock.lock();
+        try {
+            meters.addAll(own);
+        } finally {
+            lock.unlock();
+        }
+        return () -> {
+            lock.lock();
+            try {
+                for (Meter meter : own) {
+                    registry.remove(meter);
+                    meters.remove(meter);
+                }
+            } finally {
+                lock.unlock();
+            }
+        };
+    }
+
+    /** The federation link's meters: its state and counts, read from its stats at each scrape. */
+    private void federation(MeterRegistry r, RingBroker broker) {
+        meters.add(Gauge.builder("ringbus.federation.connected", broker,
+                        b -> "CONNECTED".equals(b.federationStats().state()) ? 1 : 0)
+                .description("1 while the federation link is connected").tags(tags).register(r));
+        meters.add(Gauge.builder("ringbus.federation.interest", broker, b -> b.federationStats().interest())
+                .description("patterns (with queue groups) this node receives from other nodes").tags(tags)
+                .register(r));
+        meters.add(Gauge.builder("ringbus.federation.pending", broker, b -> b.federationStats().pending())
+                .description("the link's lag: messages from other nodes received and not yet delivered").tags(tags)
+                .register(r));
+        meters.add(FunctionCounter.builder("ringbus.federation.sent", broker, b -> b.federationStats().sent())
+                .description("messages sent to other nodes").tags(tags).register(r));
+        meters.add(FunctionCounter.builder("ringbus.federation.received", broker,
+                        b -> b.federationStats().received())
+                .description("messages received from other nodes and delivered here").tags(tags).register(r));
+        meters.add(FunctionCounter.builder("ringbus.federation.not.sent", broker, b -> b.federationStats().notSent())
+                .description("messages lost for the other nodes (link down past its buffer, payload that cannot "
+                        + "cross)").tags(tags).register(r));
+        meters.add(FunctionCounter.builder("ringbus.federation.dropped", broker, b -> b.federationStats().dropped())
+                .description("messages from other nodes dropped while this node was too slow").tags(tags)
+                .register(r));
+        meters.add(FunctionCounter.builder("ringbus.federation.reconnects", broker,
+                        b -> b.federationStats().reconnects())
+                .description("reconnections of the federation link").tags(tags).register(r));
     }
 
     /** The broker closed: removes every meter it registered. */

@@ -26,6 +26,11 @@ final class QueueGroupRoute {
         this.members = members;
     }
 
+    /** @return the group's name */
+    String name() {
+        return members[0].options().queueGroup();
+    }
+
     /** Called by every event loop for each message of the route; delivers on the chosen member's loop. */
     void deliver(MessageSlot slot, long sequence, int loop, HandlerProbe probe) {
         Subscriber[] members = this.members;

@@ -1,6 +1,7 @@
 package io.ringbus.core.internal;
 
 import io.ringbus.core.Message;
+import io.ringbus.core.NoRespondersException;
 import io.ringbus.core.Scope;
 import io.ringbus.core.SubscribeOptions;
 
@@ -22,6 +23,8 @@ final class ReplyRouter {
     private final RingBroker broker;
     private final String prefix;
     private final ConcurrentHashMap<String, CompletableFuture<Message>> waiting = new ConcurrentHashMap<>();
+    /** Requests with no local responder, by inbox: their subject, for a remote no-responders status. */
+    private final ConcurrentHashMap<String, String> remoteOnly = new ConcurrentHashMap<>();
     private final AtomicLong next = new AtomicLong();
     private final ReentrantLock subscribeLock = new ReentrantLock();
     private volatile Subscriber subscription;
@@ -38,12 +41,22 @@ final class ReplyRouter {
         }
     }
 
-    /** @return a new inbox subject for a request of the given subject scope, awaiting its future */
-    String open(Scope subjectScope, CompletableFuture<Message> future) {
+    /**
+     * @param remoteSubject the request's subject when only other nodes can answer it (a NATS
+     *                      no-responders status then fails it), else {@code null}
+     * @return a new inbox subject for a request of the given subject scope, awaiting its future
+     */
+    String open(Scope subjectScope, CompletableFuture<Message> future, String remoteSubject) {
         ensureSubscribed();
         String inbox = prefix + subjectScope.name() + "." + next.incrementAndGet();
         waiting.put(inbox, future);
-        future.whenComplete((reply, error) -> waiting.remove(inbox));
+        if (remoteSubject != null) {
+            remoteOnly.put(inbox, remoteSubject);
+        }
+        future.whenComplete((reply, error) -> {
+            waiting.remove(inbox);
+            remoteOnly.remove(inbox);
+        });
         return inbox;
     }
 
@@ -56,7 +69,7 @@ final class ReplyRouter {
             subscribeLock.lock();
             try {
                 if (subscription == null) {
-                    subscription = broker.subscribeInternal(Scope.ROOT, prefix + ">", this::onReply,
+                    subscription = (Subscriber) broker.subscribeInternal(Scope.ROOT, prefix + ">", this::onReply,
                             SubscribeOptions.defaults());
                 }
             } finally {
@@ -66,6 +79,14 @@ final class ReplyRouter {
     }
 
     private void onReply(Message reply) {
+        String remoteSubject = remoteOnly.get(reply.subject());
+        if (remoteSubject != null && "503".equals(reply.headers().status())) {
+            CompletableFuture<Message> future = waiting.remove(reply.subject());
+            if (future != null) {
+                future.completeExceptionally(new NoRespondersException(remoteSubject));
+            }
+            return;
+        }
         CompletableFuture<Message> future = waiting.remove(reply.subject());
         if (future != null) {
             future.complete(reply.copy());

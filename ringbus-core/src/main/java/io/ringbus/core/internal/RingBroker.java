@@ -13,15 +13,22 @@ import io.ringbus.core.Backoff;
 import io.ringbus.core.Broker;
 import io.ringbus.core.BrokerStats;
 import io.ringbus.core.Client;
+import io.ringbus.core.ConsumerStats;
+import io.ringbus.core.Durability;
 import io.ringbus.core.DropReason;
 import io.ringbus.core.ErrorHandler;
 import io.ringbus.core.ExecutionMode;
+import io.ringbus.core.Federation;
+import io.ringbus.core.FederationContext;
 import io.ringbus.core.Headers;
 import io.ringbus.core.Message;
 import io.ringbus.core.MessageHandler;
 import io.ringbus.core.NoRespondersException;
+import io.ringbus.core.PublishAck;
 import io.ringbus.core.Scope;
 import io.ringbus.core.ScopeViolationException;
+import io.ringbus.core.StoredStream;
+import io.ringbus.core.StreamConfig;
 import io.ringbus.core.SubscribeOptions;
 import io.ringbus.core.Subscription;
 import io.ringbus.core.WaitStrategy;
@@ -36,6 +43,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -65,6 +73,8 @@ public final class RingBroker implements Broker {
     private static final long MAX_PARK_NANOS = 50_000;
     /** A publisher waiting for ring space or in-flight budget: parks 1 us, doubling to {@link #MAX_PARK_NANOS}. */
     private static final Backoff PUBLISH_PARK_NANOS = new Backoff(1_000, MAX_PARK_NANOS);
+    /** The acknowledgement of a publish to a subject that is not durable: complete, with no ack. */
+    static final CompletableFuture<PublishAck> NOT_STORED = CompletableFuture.completedFuture(null);
     /** {@code close()} waiting for the ring and buffers to drain: parks 10 us, doubling to 5 ms. */
     private static final Backoff DRAIN_PARK_NANOS = new Backoff(10_000, TimeUnit.MILLISECONDS.toNanos(5));
 
@@ -99,6 +109,15 @@ public final class RingBroker implements Broker {
     /** {@code null} without a registry: then no Micrometer class is ever loaded. */
     private final BrokerMeters meters;
     private final HandlerExecutors executors;
+    private final DurableSubjects durables;
+    /** The link to other nodes, or null. */
+    private final Federation federation;
+    /**
+     * Reply subjects of requests from other nodes, with the scope of the request's subject here: a
+     * reply to one goes back through the federation at that scope (its inbox is another node's).
+     */
+    private final ReplyScopes remoteReplies;
+    private final Map<Long, DurableSubscription> durableSubscriptions = new ConcurrentHashMap<>();
     private volatile boolean closed;
     private volatile boolean halted;
     private boolean terminated;
@@ -111,6 +130,9 @@ public final class RingBroker implements Broker {
     public RingBroker(BrokerConfig config) {
         this.config = config;
         this.executors = new HandlerExecutors(config.name(), config.workerPoolSize());
+        this.durables = new DurableSubjects(config.storage());
+        this.federation = config.federation();
+        this.remoteReplies = new ReplyScopes(config.replyScopeTtl().toNanos(), config.maxReplyScopes());
         this.errorHandler = config.errorHandler() != null ? config.errorHandler() : RingBroker::logHandlerError;
         for (int i = 0; i < dropped.length; i++) {
             dropped[i] = new LongAdder();
@@ -144,6 +166,42 @@ public final class RingBroker implements Broker {
         this.meters = config.meterRegistry() == null ? null
                 : new BrokerMeters(config.meterRegistry(), config.name(), config.meterPatternLimit(),
                         config.handlerLatencySampling(), this);
+        if (federation != null) {
+            try {
+                federation.start(new LinkContext());
+            } catch (RuntimeException e) {
+                close(Duration.ZERO); // stop the threads started above: the broker is not built
+                throw e;
+            }
+        }
+    }
+
+    /** What the federation link sees of this broker. */
+    private final class LinkContext implements FederationContext {
+        @Override
+        public String nodeName() {
+            return config.name();
+        }
+
+        @Override
+        public boolean accepts(String subject) {
+            return index.routeVerbatim(subject).scope.ordinal() <= Scope.FEDERATED.ordinal();
+        }
+
+        @Override
+        public boolean deliver(String subject, String replyTo, Headers headers, Object payload, String pattern,
+                               String queueGroup) {
+            if (closed) {
+                throw closedException("deliver");
+            }
+            Route route = index.routeVerbatim(subject);
+            if (route.scope.ordinal() > Scope.FEDERATED.ordinal()) {
+                return false;
+            }
+            route = queueGroup == null ? route.plainWithPattern(pattern) : route.onlyGroup(queueGroup);
+            publishAcked(Scope.FEDERATED, 0, route, subject, replyTo, headers, payload, true, true);
+            return true;
+        }
     }
 
     private static com.lmax.disruptor.WaitStrategy waitStrategy(WaitStrategy strategy) {
@@ -201,21 +259,83 @@ public final class RingBroker implements Broker {
      */
     private boolean publish(Scope clientScope, long origin, Route route, String subject, String replyTo,
                             Headers headers, Object payload, boolean wait) {
+        return publishAcked(clientScope, origin, route, subject, replyTo, headers, payload, wait, false) != null;
+    }
+
+    /**
+     * Publishes for a client and tells when the message is stored (see
+     * {@link Client#tryPublishWithAck}); {@code verbatim} as {@link #publishVerbatim}.
+     */
+    CompletableFuture<PublishAck> publishWithAck(Scope clientScope, long origin, String subject, String replyTo,
+                                                 Headers headers, Object payload, boolean verbatim) {
+        if (closed) {
+            throw closedException("publish");
+        }
+        Route route = verbatim ? index.routeVerbatim(subject) : index.route(subject);
+        return publishAcked(clientScope, origin, route, subject, replyTo, headers, payload, false, false);
+    }
+
+    /**
+     * @param fromLink a message from another node: neither stored nor sent back to the federation
+     * @return null when refused for room (nothing published); {@link #NOT_STORED} for a subject that
+     *         is not durable; else the store's acknowledgement (complete when {@code wait})
+     */
+    private CompletableFuture<PublishAck> publishAcked(Scope clientScope, long origin, Route route, String subject,
+                                                       String replyTo, Headers headers, Object payload, boolean wait,
+                                                       boolean fromLink) {
+        if (federation != null && !fromLink && route.scope.ordinal() > Scope.FEDERATED.ordinal()) {
+            Scope remote = remoteReplies.scopeOf(subject);
+            if (remote != null) {
+                route = index.routeAtScope(route, remote); // a reply to another node's request
+            }
+        }
         if (!clientScope.includes(route.scope)) {
             throw new ScopeViolationException("publish", subject, route.scope, clientScope);
+        }
+        CompletableFuture<PublishAck> ack = NOT_STORED;
+        if (!fromLink && durables.any()) {
+            StoredStream stream = durables.streamFor(subject);
+            if (stream != null) {
+                // A caller that may not wait is refused while the ring is full, before anything is
+                // stored; past the store, the ring is only full in a rare race, counted as rejected.
+                boolean mayWait = wait && !onOwnEventLoop();
+                if (!mayWait && route.ring && !ring.hasAvailableCapacity(1)) {
+                    rejected.increment();
+                    return null;
+                }
+                if (replyTo != null) {
+                    // Refused before anything is stored: a publish that throws must leave no record.
+                    checkReplyTo(clientScope, replyTo);
+                }
+                ack = DurableSubjects.store(stream, subject, headers, payload, mayWait);
+                if (ack == null) {
+                    rejected.increment();
+                    return null;
+                }
+                wait = mayWait;
+            }
         }
         Scope replyOf = replyScopes.scopeOf(subject);
         if (replyOf != null && replyOf.ordinal() > route.scope.ordinal()) {
             // A reply to a requester of a higher scope: only subscribers of that scope may see it.
             route = index.routeAtScope(route, replyOf);
         }
-        if (replyTo != null && !rememberReplyScope(clientScope, replyTo, wait)) {
-            return false;
+        if (fromLink) {
+            // The link's thread waits while the table is full (entries expire after replyScopeTtl).
+            while (replyTo != null && !remoteReplies.remember(replyTo, route.scope)) {
+                if (closed) {
+                    throw closedException("deliver");
+                }
+                publishWaits.increment();
+                LockSupport.parkNanos(MAX_PARK_NANOS);
+            }
+        } else if (replyTo != null && !rememberReplyScope(clientScope, replyTo, wait)) {
+            return ack == NOT_STORED ? null : countRejected(ack);
         }
         Headers h = headers == null ? Headers.EMPTY : headers;
         if (route.ring) {
             if (!publishToRing(route, subject, replyTo, h, payload, origin, wait)) {
-                return false;
+                return ack == NOT_STORED ? null : countRejected(ack);
             }
         } else {
             publishedOffRing.increment();
@@ -223,7 +343,15 @@ public final class RingBroker implements Broker {
         if (route.direct.length != 0 || route.directGroups.length != 0) {
             route.deliverDirect(Message.of(subject, replyTo, h, payload, origin));
         }
-        return true;
+        if (federation != null && !fromLink && route.scope.ordinal() <= Scope.FEDERATED.ordinal()) {
+            federation.send(subject, replyTo, h, payload, route.groupNames);
+        }
+        return ack;
+    }
+
+    private CompletableFuture<PublishAck> countRejected(CompletableFuture<PublishAck> stored) {
+        rejected.increment();
+        return stored;
     }
 
     private boolean publishToRing(Route route, String subject, String replyTo, Headers headers, Object payload,
@@ -402,7 +530,14 @@ public final class RingBroker implements Broker {
         return subscribeInternal(Scope.ROOT, pattern, handler, options);
     }
 
-    Subscriber subscribeInternal(Scope clientScope, String pattern, MessageHandler handler, SubscribeOptions options) {
+    @Override
+    public CompletableFuture<PublishAck> tryPublishWithAck(String subject, String replyTo, Headers headers,
+                                                           Object payload) {
+        return publishWithAck(Scope.ROOT, 0, subject, replyTo, headers, payload, false);
+    }
+
+    Subscription subscribeInternal(Scope clientScope, String pattern, MessageHandler handler,
+                                   SubscribeOptions options) {
         if (handler == null) {
             throw new IllegalArgumentException("handler must not be null (pattern='" + pattern + "')");
         }
@@ -413,6 +548,9 @@ public final class RingBroker implements Broker {
             throw closedException("subscribe");
         }
         SubjectPattern parsed = SubjectPattern.parse(pattern);
+        if (options.durable() != null) {
+            return subscribeDurable(clientScope, parsed, handler, options);
+        }
         if (!parsed.isWildcard()) {
             Scope subjectScope = index.scopeOf(parsed.tokens());
             if (!clientScope.includes(subjectScope)) {
@@ -442,11 +580,47 @@ public final class RingBroker implements Broker {
         }
         subscribers.put(id, subscriber);
         index.add(subscriber);
+        if (federation != null) {
+            federation.interest(parsed.text(), options.queueGroup(), true);
+        }
         if (closed) {
             subscriber.retire();
             throw closedException("subscribe");
         }
         return subscriber;
+    }
+
+    private Subscription subscribeDurable(Scope clientScope, SubjectPattern parsed, MessageHandler handler,
+                                          SubscribeOptions options) {
+        DurableSubjects.Entry entry = durables.covering(parsed);
+        if (entry == null) {
+            throw new IllegalArgumentException("no durable subject pattern covers '" + parsed.text()
+                    + "': register one with registerSubject(pattern, scope, Durability.DURABLE) first");
+        }
+        if (!clientScope.includes(entry.scope())) {
+            throw new ScopeViolationException("subscribe", parsed.text(), entry.scope(), clientScope);
+        }
+        ExecutorService executor = options.mode() == ExecutionMode.VIRTUAL ? executors.virtualExecutor()
+                : executors.workerPool();
+        DurableSubscription subscription = new DurableSubscription(this, nextSubscriptionId.incrementAndGet(),
+                parsed.text(), clientScope, options, handler, entry.stream().consumer(
+                        options.durable().consumerConfig(parsed.text())), entry.stream().config().name(),
+                errorHandler, executor);
+        durableSubscriptions.put(subscription.id(), subscription);
+        if (meters != null) {
+            subscription.onEnd(meters.registerDurable(subscription, entry.stream().config().name(),
+                    options.durable().name()));
+        }
+        if (closed) {
+            subscription.unsubscribe();
+            throw closedException("subscribe");
+        }
+        subscription.start();
+        return subscription;
+    }
+
+    void durableUnsubscribed(DurableSubscription subscription) {
+        durableSubscriptions.remove(subscription.id());
     }
 
     private Subscriber newSubscriber(ExecutionMode mode, long id, SubjectPattern parsed, Scope clientScope,
@@ -478,6 +652,9 @@ public final class RingBroker implements Broker {
     /** Called once per subscriber when it stops: removes it from routing and keeps its count. */
     void retire(Subscriber subscriber) {
         index.remove(subscriber);
+        if (federation != null) {
+            federation.interest(subscriber.pattern(), subscriber.options().queueGroup(), false);
+        }
         if (subscribers.remove(subscriber.id()) != null) {
             retiredDelivered.add(subscriber.delivered());
             if (subscriber.stats != null) {
@@ -505,11 +682,12 @@ public final class RingBroker implements Broker {
         if (!clientScope.includes(route.scope)) {
             throw new ScopeViolationException("request", subject, route.scope, clientScope);
         }
-        if (route.targets == 0) {
+        if (route.targets == 0 && !reachesOtherNodes(route)) {
             return CompletableFuture.failedFuture(new NoRespondersException(subject));
         }
         CompletableFuture<Message> reply = new CompletableFuture<>();
-        String inbox = replies.open(route.scope, reply);
+        // With no local responder, a remote "no responders" status (NATS 503) answers the request.
+        String inbox = replies.open(route.scope, reply, route.targets == 0 ? subject : null);
         reply.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
         try {
             publish(clientScope, origin, subject, inbox, headers, payload, true);
@@ -528,6 +706,48 @@ public final class RingBroker implements Broker {
             throw new IllegalArgumentException("scope must not be null (pattern='" + pattern + "')");
         }
         index.register(SubjectPattern.parse(pattern), scope);
+    }
+
+    @Override
+    public void registerSubject(String pattern, Scope scope, Durability durability) {
+        if (durability == null) {
+            throw new IllegalArgumentException("durability must not be null (pattern='" + pattern + "')");
+        }
+        if (durability == Durability.DURABLE) {
+            registerStream(StreamConfig.of(pattern), scope);
+        } else {
+            registerSubject(pattern, scope);
+            durables.unregister(pattern);
+        }
+    }
+
+    @Override
+    public StoredStream registerStream(StreamConfig streamConfig, Scope scope) {
+        if (streamConfig == null || scope == null) {
+            throw new IllegalArgumentException("config and scope must not be null: config=" + streamConfig
+                    + ", scope=" + scope);
+        }
+        if (closed) {
+            throw closedException("registerStream");
+        }
+        StoredStream stream = durables.register(streamConfig, scope);
+        index.register(SubjectPattern.parse(streamConfig.subjects()), scope);
+        return stream;
+    }
+
+    /** @return whether a federation link was configured */
+    boolean hasFederation() {
+        return federation != null;
+    }
+
+    /** @return the federation link's stats; only when {@link #hasFederation()} */
+    io.ringbus.core.FederationStats federationStats() {
+        return federation.stats();
+    }
+
+    /** @return whether messages published to {@code subject} are stored (it matches a durable pattern) */
+    boolean isDurable(String subject) {
+        return durables.any() && durables.streamFor(subject) != null;
     }
 
     @Override
@@ -593,7 +813,16 @@ public final class RingBroker implements Broker {
 
     boolean hasSubscribers(Scope clientScope, String subject, boolean verbatim) {
         Route route = verbatim ? index.routeVerbatim(subject) : index.route(subject);
-        return clientScope.includes(route.scope) && route.targets > 0;
+        // A durable subject's store receives every message, as a JetStream stream that captures
+        // a subject does: the network front must neither answer no-responders nor skip the PUB.
+        // With a federation link up, another node may have subscribers: the message goes out (and a
+        // request with none anywhere gets NATS's no-responders status back through the link).
+        return clientScope.includes(route.scope)
+                && (route.targets > 0 || isDurable(subject) || reachesOtherNodes(route));
+    }
+
+    private boolean reachesOtherNodes(Route route) {
+        return federation != null && route.scope.ordinal() <= Scope.FEDERATED.ordinal() && federation.isConnected();
     }
 
     @Override
@@ -611,9 +840,15 @@ public final class RingBroker implements Broker {
                     s.options().queueGroup(), s.pending(), count, s.dropped()));
         }
         subscriptions.sort((a, b) -> Long.compare(a.id(), b.id()));
+        List<ConsumerStats> consumers = new ArrayList<>(durableSubscriptions.size());
+        for (DurableSubscription d : durableSubscriptions.values()) {
+            delivered += d.delivered();
+            consumers.add(d.consumerStats());
+        }
         return new BrokerStats(published(), rejected.sum(), publishWaits.sum(),
                 delivered, Map.copyOf(drops), handlerErrors.sum(), config.ringSize(), ring.remainingCapacity(),
-                watchdog.warnings(), List.copyOf(subscriptions));
+                watchdog.warnings(), List.copyOf(subscriptions), List.copyOf(consumers),
+                federation == null ? null : federation.stats());
     }
 
     /** @return messages accepted: into the ring (claimed slots minus cancelled publishes and fences), or past it */
@@ -703,6 +938,12 @@ public final class RingBroker implements Broker {
                 return;
             }
             closed = true;
+            if (federation != null) {
+                federation.close();
+            }
+            for (DurableSubscription durable : durableSubscriptions.values()) {
+                durable.unsubscribe();
+            }
             long deadline = System.nanoTime() + drainTimeout.toNanos();
             awaitDrained(deadline);
             // Past the drain: stop handing out messages. Retired subscribers count what they
@@ -717,6 +958,7 @@ public final class RingBroker implements Broker {
             executors.shutdown();
             watchdog.stop();
             replies.failAll(closedException("request"));
+            durables.close();
             if (meters != null) {
                 meters.close();
             }

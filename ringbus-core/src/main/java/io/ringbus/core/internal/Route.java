@@ -5,9 +5,11 @@ import io.ringbus.core.Message;
 import io.ringbus.core.Scope;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Where the messages of one literal subject go: the subject's scope, the subscribers the
@@ -38,6 +40,10 @@ final class Route {
     final boolean ring;
     /** Subscribers and queue groups in all; 0 means nobody can receive the subject. */
     final int targets;
+    /** The names of the queue groups this route serves (ring and direct), for the federation. */
+    final String[] groupNames;
+    /** Derived for deliveries from the federation (see {@link #plainWithPattern}, {@link #onlyGroup}). */
+    private final ConcurrentHashMap<String, Route> derived = new ConcurrentHashMap<>(2);
 
     private Route(Scope scope, String[] tokens, Subscriber[][] subscribers, QueueGroupRoute[] groups,
                   Subscriber[] direct, QueueGroupRoute[] directGroups, int ringTargets) {
@@ -49,6 +55,54 @@ final class Route {
         this.directGroups = directGroups;
         this.ring = ringTargets > 0;
         this.targets = ringTargets + direct.length + directGroups.length;
+        String[] names = new String[groups.length + directGroups.length];
+        for (int i = 0; i < groups.length; i++) {
+            names[i] = groups[i].name();
+        }
+        for (int i = 0; i < directGroups.length; i++) {
+            names[groups.length + i] = directGroups[i].name();
+        }
+        this.groupNames = names;
+    }
+
+    /**
+     * @return this route with only the subscribers outside queue groups whose pattern is
+     *         {@code pattern} (a message another node sent for that pattern's subscription there)
+     */
+    Route plainWithPattern(String pattern) {
+        return derived.computeIfAbsent(pattern, p -> {
+            Subscriber[][] ring = new Subscriber[subscribers.length][];
+            int ringTargets = 0;
+            for (int i = 0; i < subscribers.length; i++) {
+                ring[i] = Arrays.stream(subscribers[i]).filter(s -> s.pattern().equals(p)).toArray(Subscriber[]::new);
+                ringTargets += ring[i].length;
+            }
+            Subscriber[] onPublisher = Arrays.stream(direct).filter(s -> s.pattern().equals(p))
+                    .toArray(Subscriber[]::new);
+            return new Route(scope, tokens, ring, NO_GROUPS, onPublisher, NO_GROUPS, ringTargets);
+        });
+    }
+
+    /** @return this route with only queue group {@code name} (a message from another node for that group) */
+    Route onlyGroup(String name) {
+        return derived.computeIfAbsent("\u0000" + name, key -> {
+            String n = name;
+            QueueGroupRoute[] ringGroup = NO_GROUPS;
+            QueueGroupRoute[] directGroup = NO_GROUPS;
+            for (QueueGroupRoute group : groups) {
+                if (group.name().equals(n)) {
+                    ringGroup = new QueueGroupRoute[] {group};
+                }
+            }
+            for (QueueGroupRoute group : directGroups) {
+                if (group.name().equals(n)) {
+                    directGroup = new QueueGroupRoute[] {group};
+                }
+            }
+            Subscriber[][] none = new Subscriber[subscribers.length][];
+            Arrays.fill(none, NO_SUBSCRIBERS);
+            return new Route(scope, tokens, none, ringGroup, NO_SUBSCRIBERS, directGroup, ringGroup.length);
+        });
     }
 
     /**

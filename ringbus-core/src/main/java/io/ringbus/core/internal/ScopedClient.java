@@ -4,6 +4,7 @@ import io.ringbus.core.Client;
 import io.ringbus.core.Headers;
 import io.ringbus.core.Message;
 import io.ringbus.core.MessageHandler;
+import io.ringbus.core.PublishAck;
 import io.ringbus.core.Scope;
 import io.ringbus.core.SubscribeOptions;
 import io.ringbus.core.Subscription;
@@ -58,6 +59,12 @@ final class ScopedClient implements Client {
     public boolean tryPublish(String subject, String replyTo, Headers headers, Object payload) {
         return verbatim ? broker.publishVerbatim(scope, id, subject, replyTo, headers, payload, false)
                 : broker.publish(scope, id, subject, replyTo, headers, payload, false);
+    }
+
+    @Override
+    public CompletableFuture<PublishAck> tryPublishWithAck(String subject, String replyTo, Headers headers,
+                                                           Object payload) {
+        return broker.publishWithAck(scope, id, subject, replyTo, headers, payload, verbatim);
     }
 
     @Override

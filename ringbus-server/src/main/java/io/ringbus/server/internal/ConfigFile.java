@@ -4,6 +4,7 @@ import io.ringbus.core.BrokerBuilder;
 import io.ringbus.core.Durations;
 import io.ringbus.core.Scope;
 import io.ringbus.core.WaitStrategy;
+import io.ringbus.server.Permissions;
 import io.ringbus.server.ServerConfig;
 
 import java.io.IOException;
@@ -11,6 +12,7 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -29,16 +31,30 @@ import java.util.regex.Pattern;
  * ping_interval, max_pings_out, auth_timeout, write_deadline,    durations ({@link Durations}): 500ms, 2s, 2m, 1h
  * no_auth_scope                                                   PUBLIC | FEDERATED | PRIVATE | ROOT
  * http_host, http_port                                            monitoring; http_port=-1 turns it off
+ * tls.cert_file, tls.key_file, tls.ca_file                        PEM files (key: PKCS#8); TLS required
+ * tls.verify, tls.verify_and_map, tls.handshake_first            true | false
+ * tls.timeout                                                     duration of the TLS handshake (2s)
  * broker.ring_size, broker.event_loops, broker.worker_pool_size,
  * broker.wait_strategy, broker.default_scope, broker.shutdown_timeout
  * subject.&lt;pattern&gt; = SCOPE        token.&lt;token&gt; = SCOPE        user.&lt;name&gt; = &lt;password&gt;:SCOPE
+ * nkey.&lt;user public key U...&gt; = SCOPE                           NKEY (Ed25519) users, no secret on the wire
+ * permissions.&lt;user or token&gt;.publish.allow / .publish.deny / .subscribe.allow / .subscribe.deny = comma-separated
+ *     patterns (subscribe entries may add " queue"); permissions.&lt;user or token&gt;.allow_responses = true | false |
+ *     &lt;max&gt;[,&lt;expires&gt;]   see {@link io.ringbus.server.Permissions}
+ * storage.dir, storage.fsync (always | interval | os), storage.fsync_interval, storage.jetstream (NATS URLs)
+ * federation.servers (NATS URLs), federation.user (user:password), federation.token, federation.ca_file,
+ * federation.reconnect_wait, federation.max_reconnects  see {@link FederationSettings}
+ * storage.durable.&lt;pattern&gt; = [SCOPE] [name=..] [max_age=..] [max_bytes=..] [max_messages=..]  see {@link StorageSettings}
  * </pre>
  */
 public final class ConfigFile {
+    private static final String[] PERMISSION_KEYS = {
+        "publish.allow", "publish.deny", "subscribe.allow", "subscribe.deny", "allow_responses"};
     private static final Pattern SIZE = Pattern.compile("(\\d+)([kmg]?)b?");
 
     private final Path path;
     private final Map<String, Scope> subjects = new LinkedHashMap<>();
+    private final Map<String, Permissions.Builder> permissions = new LinkedHashMap<>();
 
     private ConfigFile(Path path) {
         this.path = path;
@@ -47,11 +63,33 @@ public final class ConfigFile {
     /**
      * Reads a file and applies it to the builders.
      *
+     * @param path    the file
+     * @param server  gets the server's settings
+     * @param broker  gets the {@code broker.*} settings
+     * @param storage gets the {@code storage.*} settings and durable subjects
      * @return the subject scopes the file registers, in file order
      * @throws IllegalArgumentException naming the file, key and value on any bad entry
      * @throws IOException              when the file cannot be read
      */
-    public static Map<String, Scope> apply(Path path, ServerConfig.Builder server, BrokerBuilder broker)
+    public static Map<String, Scope> apply(Path path, ServerConfig.Builder server, BrokerBuilder broker,
+                                           StorageSettings storage) throws IOException {
+        return apply(path, server, broker, storage, new FederationSettings());
+    }
+
+    /**
+     * Reads a file and applies it to the builders, {@code federation.*} included.
+     *
+     * @param path       the file
+     * @param server     gets the server's settings
+     * @param broker     gets the {@code broker.*} settings
+     * @param storage    gets the {@code storage.*} settings and durable subjects
+     * @param federation gets the {@code federation.*} settings
+     * @return the subject scopes the file registers, in file order
+     * @throws IllegalArgumentException naming the file, key and value on any bad entry
+     * @throws IOException              when the file cannot be read
+     */
+    public static Map<String, Scope> apply(Path path, ServerConfig.Builder server, BrokerBuilder broker,
+                                           StorageSettings storage, FederationSettings federation)
             throws IOException {
         Properties properties = new Properties();
         try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
@@ -61,21 +99,74 @@ public final class ConfigFile {
         for (String key : properties.stringPropertyNames()) {
             String value = properties.getProperty(key).trim();
             try {
-                file.applyOne(key, value, server, broker);
+                file.applyOne(key, value, server, broker, storage, federation);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(path + ": " + key + "=" + value + ": " + e.getMessage(), e);
             }
         }
+        file.permissions.forEach((name, builder) -> server.permissions(name, builder.build()));
         return file.subjects;
     }
 
-    private void applyOne(String key, String value, ServerConfig.Builder server, BrokerBuilder broker) {
+    /** {@code permissions.<name>.<list>}: the name may hold dots, so the list is taken from the end. */
+    private void permission(String key, String value) {
+        String rest = key.substring("permissions.".length());
+        for (String list : PERMISSION_KEYS) {
+            if (rest.endsWith("." + list) && rest.length() > list.length() + 1) {
+                String name = rest.substring(0, rest.length() - list.length() - 1);
+                Permissions.Builder builder = permissions.computeIfAbsent(name, n -> Permissions.builder());
+                String[] entries = value.isEmpty() ? new String[0] : value.split("\\s*,\\s*");
+                switch (list) {
+                    case "publish.allow" -> builder.publishAllow(entries);
+                    case "publish.deny" -> builder.publishDeny(entries);
+                    case "subscribe.allow" -> builder.subscribeAllow(entries);
+                    case "subscribe.deny" -> builder.subscribeDeny(entries);
+                    default -> builder.allowResponses(responses(value));
+                }
+                return;
+            }
+        }
+        throw new IllegalArgumentException("expected permissions.<user or token>." + String.join(" | ", PERMISSION_KEYS));
+    }
+
+    /** {@code true} | {@code false} | {@code <max>[,<expires>]} (max 0: the default 1; negative: unlimited). */
+    static Permissions.Responses responses(String value) {
+        if (value.equalsIgnoreCase("true")) {
+            return Permissions.Responses.DEFAULT;
+        }
+        if (value.equalsIgnoreCase("false")) {
+            return null;
+        }
+        String[] parts = value.split("\\s*,\\s*");
+        if (parts.length > 2) {
+            throw new IllegalArgumentException("expected true | false | <max>[,<expires>]");
+        }
+        int max = integer(parts[0]);
+        return new Permissions.Responses(max == 0 ? Permissions.Responses.DEFAULT.maxMessages() : max,
+                parts.length == 1 ? Permissions.Responses.DEFAULT.expires()
+                        : parts[1].equals("0") ? Duration.ZERO : Durations.parse(parts[1]));
+    }
+
+    private void applyOne(String key, String value, ServerConfig.Builder server, BrokerBuilder broker,
+                          StorageSettings storage, FederationSettings federation) {
+        if (key.startsWith("storage.durable.")) {
+            storage.durable(key.substring("storage.durable.".length()), value);
+            return;
+        }
         if (key.startsWith("subject.")) {
             subjects.put(key.substring("subject.".length()), scope(value));
             return;
         }
+        if (key.startsWith("nkey.")) {
+            server.nkey(key.substring("nkey.".length()), scope(value));
+            return;
+        }
         if (key.startsWith("token.")) {
             server.token(key.substring("token.".length()), scope(value));
+            return;
+        }
+        if (key.startsWith("permissions.")) {
+            permission(key, value);
             return;
         }
         if (key.startsWith("user.")) {
@@ -103,11 +194,31 @@ public final class ConfigFile {
             case "no_auth_scope" -> server.noAuthScope(scope(value));
             case "http_host" -> server.monitorHost(value);
             case "http_port" -> server.monitorPort(integer(value));
+            case "tls.cert_file" -> server.tlsCertFile(Path.of(value));
+            case "tls.key_file" -> server.tlsKeyFile(Path.of(value));
+            case "tls.ca_file" -> server.tlsCaFile(Path.of(value));
+            case "tls.verify" -> server.tlsVerify(bool(value));
+            case "tls.verify_and_map" -> server.tlsVerifyAndMap(bool(value));
+            case "tls.handshake_first" -> server.tlsHandshakeFirst(bool(value));
+            case "tls.timeout" -> server.tlsTimeout(Durations.parse(value));
             case "broker.ring_size" -> broker.ringSize(integer(value));
             case "broker.event_loops" -> broker.eventLoops(integer(value));
             case "broker.worker_pool_size" -> broker.workerPoolSize(integer(value));
             case "broker.wait_strategy" -> broker.waitStrategy(WaitStrategy.valueOf(value.toUpperCase(Locale.ROOT)));
-            case "broker.default_scope" -> broker.defaultScope(scope(value));
+            case "broker.default_scope" -> {
+                broker.defaultScope(scope(value));
+                storage.defaultScope(scope(value));
+            }
+            case "federation.servers" -> federation.servers(value);
+            case "federation.user" -> federation.user(value);
+            case "federation.token" -> federation.token(value);
+            case "federation.ca_file" -> federation.caFile(Path.of(value));
+            case "federation.reconnect_wait" -> federation.reconnectWait(value);
+            case "federation.max_reconnects" -> federation.maxReconnects(integer(value));
+            case "storage.dir" -> storage.dir(Path.of(value));
+            case "storage.jetstream" -> storage.jetStream(value);
+            case "storage.fsync" -> storage.policy(value);
+            case "storage.fsync_interval" -> storage.interval(value);
             case "broker.shutdown_timeout" -> broker.shutdownTimeout(Durations.parse(value));
             default -> throw new IllegalArgumentException("unknown key (see docs/server.md) in " + path);
         }
@@ -119,6 +230,14 @@ public final class ConfigFile {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("not a scope (PUBLIC, FEDERATED, PRIVATE, ROOT): '" + value + "'");
         }
+    }
+
+    static boolean bool(String value) {
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException("not a boolean (true, false): '" + value + "'");
+        };
     }
 
     static int integer(String value) {

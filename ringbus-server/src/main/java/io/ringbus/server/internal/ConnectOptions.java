@@ -4,17 +4,20 @@ package io.ringbus.server.internal;
  * The options a client sends in {@code CONNECT <json>}. Fields absent or {@code null} in the JSON
  * keep their defaults ({@link #DEFAULTS}: as nats-server, {@code verbose}, {@code pedantic} and
  * {@code echo} true, everything else false/null/0); unknown
- * fields, and {@code sig}, {@code jwt}, {@code nkey}, are ignored.
+ * fields, and {@code jwt}, are ignored.
  *
  * @param protocol 0 = original protocol, 1 = dynamic cluster info (as in the NATS docs)
+ * @param nkey     the client's NKEY public key, or {@code null}
+ * @param sig      its signature of the INFO nonce (base64url), or {@code null}
  */
 public record ConnectOptions(boolean verbose, boolean pedantic, boolean tlsRequired, String authToken,
                              String user, String pass, String name, String lang, String version,
-                             int protocol, boolean echo, boolean headers, boolean noResponders) {
+                             int protocol, boolean echo, boolean headers, boolean noResponders, String nkey,
+                             String sig) {
 
     /** The options of a client that sent an empty object, or no CONNECT yet (nats-server's defaults). */
     public static final ConnectOptions DEFAULTS =
-        new ConnectOptions(true, true, false, null, null, null, null, null, null, 0, true, false, false);
+        new ConnectOptions(true, true, false, null, null, null, null, null, null, 0, true, false, false, null, null);
 
     /** Deepest nesting of skipped objects/arrays accepted, so hostile input cannot exhaust the stack. */
     public static final int MAX_DEPTH = 32;
@@ -39,7 +42,7 @@ public record ConnectOptions(boolean verbose, boolean pedantic, boolean tlsRequi
             + ", authToken=" + (authToken == null ? null : "***") + ", user=" + user
             + ", pass=" + (pass == null ? null : "***") + ", name=" + name + ", lang=" + lang
             + ", version=" + version + ", protocol=" + protocol + ", echo=" + echo + ", headers=" + headers
-            + ", noResponders=" + noResponders + "]";
+            + ", noResponders=" + noResponders + ", nkey=" + nkey + ", sig=" + (sig == null ? null : "***") + "]";
     }
 
     /** A recursive-descent reader of one flat JSON object; nested values are checked and skipped. */
@@ -55,6 +58,7 @@ public record ConnectOptions(boolean verbose, boolean pedantic, boolean tlsRequi
             boolean verbose = true, pedantic = true, tlsRequired = false, echo = true, headers = false;
             boolean noResponders = false;
             String authToken = null, user = null, pass = null, name = null, lang = null, version = null;
+            String nkey = null, sig = null;
             int protocol = 0;
             expect('{');
             if (!consume('}')) {
@@ -80,7 +84,9 @@ public record ConnectOptions(boolean verbose, boolean pedantic, boolean tlsRequi
                         case "lang" -> lang = string(key);
                         case "version" -> version = string(key);
                         case "protocol" -> protocol = integer(key);
-                        default -> skipValue(0); // sig, jwt, nkey and unknown fields
+                        case "nkey" -> nkey = string(key);
+                        case "sig" -> sig = string(key);
+                        default -> skipValue(0); // jwt and unknown fields
                     }
                 } while (consume(','));
                 expect('}');
@@ -90,7 +96,7 @@ public record ConnectOptions(boolean verbose, boolean pedantic, boolean tlsRequi
                 throw error("unexpected content after the object");
             }
             return new ConnectOptions(verbose, pedantic, tlsRequired, authToken, user, pass, name, lang, version,
-                protocol, echo, headers, noResponders);
+                protocol, echo, headers, noResponders, nkey, sig);
         }
 
         private boolean bool(String key) {

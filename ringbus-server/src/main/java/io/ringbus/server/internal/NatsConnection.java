@@ -1,5 +1,15 @@
 package io.ringbus.server.internal;
 
+import java.util.concurrent.Executors;
+import java.util.concurrent.Executor;
+import java.security.cert.X509Certificate;
+import java.security.cert.Certificate;
+import javax.net.ssl.SSLSession;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import io.ringbus.server.Identity;
+import io.ringbus.server.Authenticator;
+import io.ringbus.server.AuthRequest;
+import org.bouncycastle.crypto.generators.OpenBSDBCrypt;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -13,11 +23,14 @@ import io.ringbus.core.Client;
 import io.ringbus.core.ExecutionMode;
 import io.ringbus.core.Headers;
 import io.ringbus.core.MessageHandler;
+import io.ringbus.core.PublishAck;
 import io.ringbus.core.Scope;
 import io.ringbus.core.ScopeViolationException;
+import io.ringbus.core.StorageException;
 import io.ringbus.core.Subject;
 import io.ringbus.core.SubscribeOptions;
 import io.ringbus.core.Subscription;
+import io.ringbus.server.Permissions;
 import io.ringbus.server.ServerConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +42,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -47,6 +61,11 @@ import java.util.concurrent.TimeUnit;
  * in-process subscribers), or a subscriber it feeds is stalling (its outbound is past the stall
  * mark), the connection stops reading (auto-read off), keeps the rest of its input, and retries
  * with a growing pause; TCP flow control then slows the sender. Nothing accepted is dropped.
+ *
+ * <p>Durable subjects: a PUB to a subject the broker stores is published with
+ * {@link Client#tryPublishWithAck}; a full store pauses reading as a full ring does. Until the
+ * store acknowledges it, a PING is not answered (the PONG keeps its place among the PONGs), and a
+ * PUB with a reply subject gets JetStream's PubAck there: see {@link DurableAcks}.
  */
 final class NatsConnection extends ChannelInboundHandlerAdapter implements ProtocolHandler {
     private static final Logger LOG = LoggerFactory.getLogger(NatsConnection.class);
@@ -87,6 +106,14 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private volatile long lastInputNanos = System.nanoTime();
     private ConnectOptions options = ConnectOptions.DEFAULTS;
     private Client client;
+    /** The authenticated user's or token's permissions; {@code null}: only its scope restricts it. */
+    private ConnectionPermissions permissions;
+    /** The user name or token {@link #authenticate} found. */
+    private String authenticatedAs;
+    /** A PUB already permitted that waits to be retried (its reply grant must not be used twice). */
+    private String permittedRetry;
+    /** Publishes to durable subjects not yet stored, and the PONGs that wait for them. */
+    private DurableAcks durableAcks;
     private boolean connectReceived;
     private boolean closing;
     private boolean counted;
@@ -101,6 +128,15 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private long pingSentNanos;
     private ScheduledFuture<?> pingTimer;
     private ScheduledFuture<?> authTimer;
+    /** Where the authentication plug-in is asked: virtual threads, never an event loop. */
+    private static final Executor PLUGIN_THREADS = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("ringbus-authenticator-", 0).factory());
+    /** The plug-in's answer while it is awaited, or null. Event-loop thread only. */
+    private CompletableFuture<Identity> pluginAuth;
+    /** Set by {@link #authenticate} when the user's password is a bcrypt hash, to be checked off the loop. */
+    private boolean bcryptPending;
+    /** The NKEY nonce sent in this connection's INFO, or null when no NKEY user is configured. */
+    private String nonce;
     /** Subscribers this connection's publishes queued deliveries for, to wake at the end of the read. */
     private final List<Outbound> toFlush = new ArrayList<>(4);
     /** Stalling subscribers this connection's publishes reached; it reads no more until they are not. */
@@ -133,9 +169,14 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         server.connections.put(id, this);
         outbound = new Outbound(channel, counters, stats, config.maxPending(), config.writeDeadline().toNanos(),
                 this::slowConsumer);
+        durableAcks = new DurableAcks(channel.eventLoop(), counters, this::pong, id);
         String ip = channel.remoteAddress() instanceof InetSocketAddress address && address.getAddress() != null
                 ? address.getAddress().getHostAddress() : null;
-        channel.writeAndFlush(Unpooled.copiedBuffer(server.info(id, ip), StandardCharsets.UTF_8));
+        nonce = config.nkeys().isEmpty() ? null : Nkeys.nonce();
+        channel.writeAndFlush(Unpooled.copiedBuffer(server.info(id, ip, nonce), StandardCharsets.UTF_8));
+        if (server.tls != null) {
+            server.tls.startAfterInfo(channel); // NATS clients start TLS once they have read INFO
+        }
         if (config.authRequired()) {
             authTimer = channel.eventLoop().schedule(this::authTimeout, config.authTimeout().toNanos(),
                     TimeUnit.NANOSECONDS);
@@ -163,6 +204,9 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         server.counters.unsubscribes.add(subscriptions.size());
         subscriptions.clear();
         server.connections.remove(id, this);
+        if (durableAcks != null) {
+            durableAcks.close();
+        }
         if (outbound != null) {
             outbound.close();
         }
@@ -348,31 +392,61 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     // ------------------------------------------------------------ protocol operations
 
     @Override
-    public void onConnect(String json) {
+    public boolean onConnect(String json) {
         ConnectOptions connect;
         try {
             connect = ConnectOptions.parse(json);
         } catch (IllegalArgumentException e) {
             LOG.debug("connection {}: bad CONNECT: {}", id, e.getMessage());
             protocolError(ProtocolError.INVALID_CLIENT_PROTOCOL);
-            return;
+            return true;
         }
         if (connect.noResponders() && !connect.headers()) {
             // As nats-server: the 503 status is a header, so no_responders needs headers.
             protocolError(ProtocolError.NO_RESPONDERS_REQUIRES_HEADERS);
-            return;
+            return true;
         }
-        if (server.config.authRequired()) {
-            Scope scope = authenticate(connect);
+        ServerConfig config = server.config;
+        if (config.authRequired()) {
+            Scope scope;
+            Permissions granted;
+            if (pluginAuth != null) {
+                if (!pluginAuth.isDone()) {
+                    return false; // the plug-in has not answered: this CONNECT comes again once it has
+                }
+                Identity identity = pluginAuth.getNow(null);
+                pluginAuth = null;
+                scope = identity == null ? null : identity.scope();
+                granted = identity == null ? null : identity.permissions();
+            } else {
+                bcryptPending = false;
+                scope = authenticate(connect);
+                if (bcryptPending) {
+                    String user = connect.user();
+                    String hash = config.users().get(user).password();
+                    Scope userScope = config.users().get(user).scope();
+                    Permissions userPermissions = config.permissions().get(user);
+                    char[] given = (connect.pass() == null ? "" : connect.pass()).toCharArray();
+                    awaitOffLoop(() -> CompletableFuture.completedFuture(OpenBSDBCrypt.checkPassword(hash, given)
+                            ? new Identity(user, userScope, userPermissions) : null), config.authenticatorTimeout());
+                    return false;
+                }
+                if (scope == null && config.authenticator() != null) {
+                    askPlugin(connect, config);
+                    return false;
+                }
+                granted = authenticatedAs == null ? null : config.permissions().get(authenticatedAs);
+            }
             if (scope == null) {
                 server.counters.authFailures.increment();
                 LOG.info("connection {} from {}: authorization violation", id, channel.remoteAddress());
                 closeWith(ProtocolError.AUTHORIZATION_VIOLATION);
-                return;
+                return true;
             }
             if (client == null || client.scope() != scope) {
                 client = server.broker.newClient(scope);
             }
+            permissions = granted == null ? null : new ConnectionPermissions(granted);
             if (authTimer != null) {
                 authTimer.cancel(false);
                 authTimer = null;
@@ -384,10 +458,84 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             outbound.headersSupported(connect.headers());
         }
         ok();
+        return true;
+    }
+
+    /**
+     * Asks the authentication plug-in on a virtual thread, stops reading until it answers (or its
+     * timeout passes: a refusal), then parses the same CONNECT again on this connection's loop.
+     */
+    private void askPlugin(ConnectOptions connect, ServerConfig config) {
+        SSLSession session = TlsPipeline.session(channel);
+        List<X509Certificate> chain = new ArrayList<>();
+        if (session != null) {
+            try {
+                for (Certificate certificate : session.getPeerCertificates()) {
+                    if (certificate instanceof X509Certificate x509) {
+                        chain.add(x509);
+                    }
+                }
+            } catch (SSLPeerUnverifiedException e) {
+                // no client certificate: the plug-in sees none
+            }
+        }
+        AuthRequest request = new AuthRequest(connect.user(), connect.pass(), connect.authToken(), connect.nkey(),
+                connect.sig(), nonce, List.copyOf(chain), channel.remoteAddress(), connect.name());
+        Authenticator plugin = config.authenticator();
+        awaitOffLoop(() -> plugin.authenticate(request), config.authenticatorTimeout());
+    }
+
+    /** @return whether a configured password is a bcrypt hash ({@code $2a$}, {@code $2b$}, {@code $2y$}), as NATS allows */
+    private static boolean isBcrypt(String password) {
+        return password.length() == 60 && (password.startsWith("$2a$") || password.startsWith("$2b$")
+                || password.startsWith("$2y$"));
+    }
+
+    /**
+     * Runs {@code question} on a virtual thread and stops reading until it answers (or {@code timeout}
+     * passes: a refusal); then the same CONNECT is parsed again on this connection's loop.
+     */
+    private void awaitOffLoop(java.util.function.Supplier<java.util.concurrent.CompletionStage<Identity>> question,
+                              java.time.Duration timeout) {
+        pluginAuth = CompletableFuture.supplyAsync(question, PLUGIN_THREADS)
+                .thenCompose(stage -> stage == null ? CompletableFuture.completedFuture(null) : stage)
+                .orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS)
+                .exceptionally(error -> {
+                    LOG.info("connection {}: authentication (plug-in or bcrypt) failed or was late: {}", id, error.toString());
+                    return null;
+                });
+        channel.config().setAutoRead(false);
+        pluginAuth.whenComplete((identity, error) -> channel.eventLoop().execute(() -> {
+            if (closing) {
+                return;
+            }
+            parseInput();
+            if (!paused && !outputBlocked && !closing) {
+                channel.config().setAutoRead(true);
+            }
+        }));
     }
 
     private Scope authenticate(ConnectOptions connect) {
         ServerConfig config = server.config;
+        authenticatedAs = null;
+        if (config.tlsVerifyAndMap()) {
+            // The certificate, verified in the handshake, names the user: no password needed.
+            String user = CertificateUsers.userOf(TlsPipeline.session(channel), config.users().keySet());
+            if (user != null) {
+                authenticatedAs = user;
+                return config.users().get(user).scope();
+            }
+        }
+        if (connect.nkey() != null) {
+            Scope scope = config.nkeys().get(connect.nkey());
+            // Only configured keys (so only valid ones) are decoded; the signature covers this connection's nonce.
+            if (scope == null || !Nkeys.verify(Nkeys.decodeUserKey(connect.nkey()), nonce, connect.sig())) {
+                return null;
+            }
+            authenticatedAs = connect.nkey(); // its permissions, if any, are keyed by the public key
+            return scope;
+        }
         if (connect.authToken() != null) {
             byte[] given = connect.authToken().getBytes(StandardCharsets.UTF_8);
             Scope found = null;
@@ -395,15 +543,21 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
                 // Constant-time compare: no timing hint of how much of a token matched.
                 if (MessageDigest.isEqual(given, token.getKey().getBytes(StandardCharsets.UTF_8))) {
                     found = token.getValue();
+                    authenticatedAs = token.getKey();
                 }
             }
             return found;
         }
         if (connect.user() != null) {
             ServerConfig.UserCredential credential = config.users().get(connect.user());
+            if (credential != null && isBcrypt(credential.password())) {
+                bcryptPending = true; // checked off the event loop: a bcrypt check takes tens of ms
+                return null;
+            }
             byte[] given = (connect.pass() == null ? "" : connect.pass()).getBytes(StandardCharsets.UTF_8);
             if (credential != null
                     && MessageDigest.isEqual(given, credential.password().getBytes(StandardCharsets.UTF_8))) {
+                authenticatedAs = connect.user();
                 return credential.scope();
             }
         }
@@ -418,6 +572,9 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         if (!stalledBy.isEmpty() && stillStalled()) {
             return false;
         }
+        if (permissions != null && !publishPermitted(subject)) {
+            return true;
+        }
         int size = payload.readableBytes();
         if (size >= COPY_CHECK_BYTES && replyTo == null && nobodyCanReceive(subject)) {
             // As nats-server drops a message nobody subscribes to: no copy, no route, counted as received.
@@ -427,7 +584,34 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         }
         byte[] data = new byte[size];
         payload.getBytes(payload.readerIndex(), data);
-        return publish(subject, replyTo, Headers.EMPTY, data, size);
+        return permittedUnlessRetried(subject, publish(subject, replyTo, Headers.EMPTY, data, size));
+    }
+
+    /**
+     * Checks a PUB against the user's permissions; refused: {@code -ERR} (no verbose {@code +OK},
+     * as nats-server), counted, the message dropped, the connection kept.
+     */
+    private boolean publishPermitted(String subject) {
+        if (permittedRetry != null) {
+            boolean retried = permittedRetry.equals(subject);
+            permittedRetry = null;
+            if (retried) {
+                return true;
+            }
+        }
+        if (permissions.mayPublish(subject)) {
+            return true;
+        }
+        permissionViolation("Publish", subject);
+        return false;
+    }
+
+    /** A publish that must be retried keeps its permission (a reply grant is used once). */
+    private boolean permittedUnlessRetried(String subject, boolean done) {
+        if (!done && permissions != null) {
+            permittedRetry = subject;
+        }
+        return done;
     }
 
     /**
@@ -458,12 +642,16 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         if (!stalledBy.isEmpty() && stillStalled()) {
             return false;
         }
+        if (permissions != null && !publishPermitted(subject)) {
+            return true;
+        }
         byte[] block = new byte[headers.readableBytes()];
         headers.getBytes(headers.readerIndex(), block);
         byte[] data = new byte[payload.readableBytes()];
         payload.getBytes(payload.readerIndex(), data);
         // Forwarded byte for byte (status line, spacing, empty blocks), as nats-server does.
-        return publish(subject, replyTo, Headers.fromNatsBlock(block), data, block.length + data.length);
+        return permittedUnlessRetried(subject,
+                publish(subject, replyTo, Headers.fromNatsBlock(block), data, block.length + data.length));
     }
 
     /** @param size header and payload bytes, as NATS counts {@code in_bytes} */
@@ -486,15 +674,18 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
                 return true;
             }
             PUBLISHING.set(this);
-            boolean accepted;
+            CompletableFuture<PublishAck> stored;
             try {
-                accepted = publisher.tryPublish(subject, replyTo, headers, payload);
+                stored = publisher.tryPublishWithAck(subject, replyTo, headers, payload);
             } finally {
                 PUBLISHING.set(null);
             }
-            if (!accepted) {
-                pause(); // retried later: pubAcked stays, so the +OK is not sent twice
+            if (stored == null) {
+                pause(); // ring or store full; retried later: pubAcked stays, so the +OK is not sent twice
                 return false;
+            }
+            if (!notStored(stored)) {
+                durableStored(stored, subject, replyTo);
             }
         } catch (ScopeViolationException e) {
             pubAcked = false;
@@ -502,6 +693,18 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             return true;
         } catch (IllegalArgumentException e) {
             pubAcked = false;
+            if (subjectsAccepted(subject, replyTo)) {
+                // Not the subjects: a durable subject's store refused the message (larger than a
+                // record may be). Nothing was published; the publisher learns it from its PubAck,
+                // as from nats-server's stream, and the connection stays (no -ERR, which nats.go
+                // would take as fatal).
+                durableStored(CompletableFuture.failedFuture(new StorageException(e.getMessage(), e)), subject,
+                        replyTo);
+                if (!acked) {
+                    ok();
+                }
+                return true;
+            }
             protocolError(ProtocolError.INVALID_PUBLISH_SUBJECT);
             if (!acked) {
                 ok(); // nats-server acknowledges the PUB in verbose mode all the same, after the -ERR
@@ -517,6 +720,40 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             ok();
         }
         return true;
+    }
+
+    /** @return whether the broker takes these subjects from this client (pedantic: only valid literals) */
+    private boolean subjectsAccepted(String subject, String replyTo) {
+        try {
+            if (options.pedantic()) {
+                Subject.requireLiteral(subject);
+            }
+            if (replyTo != null) {
+                Subject.requireLiteral(replyTo);
+            }
+            return true;
+        } catch (IllegalArgumentException invalid) {
+            return false;
+        }
+    }
+
+    /** @return whether {@code ack} is the broker's answer for a subject that is not durable (the common case) */
+    private static boolean notStored(CompletableFuture<PublishAck> ack) {
+        return ack.isDone() && !ack.isCompletedExceptionally() && ack.getNow(null) == null;
+    }
+
+    /** A PUB to a durable subject was accepted: the PINGs after it and its PubAck wait for the store. */
+    private void durableStored(CompletableFuture<PublishAck> stored, String subject, String replyTo) {
+        server.counters.durablePublishes.increment();
+        Client replies = null;
+        if (replyTo != null) {
+            // The broker's shared client (origin 0): a client with echo off gets its PubAck too.
+            replies = server.broker.client(client.scope());
+            if (!options.pedantic()) {
+                replies = replies.verbatim();
+            }
+        }
+        durableAcks.track(stored, subject, replyTo, replies);
     }
 
     /** @param size header and payload bytes of a message accepted from this client */
@@ -596,13 +833,19 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
                 return;
             }
         }
+        if (permissions != null && !permissions.maySubscribe(subject, queueGroup)) {
+            // As nats-server: the subscription is not made, the connection stays.
+            permissionViolation("Subscription", queueGroup == null ? subject
+                    : subject + "\" using queue \"" + queueGroup);
+            return;
+        }
         // Delivered on the publishing thread, straight into this connection's outbound (never waits).
         SubscribeOptions subscribeOptions = NETWORK_SUBSCRIPTION;
         try {
             if (queueGroup != null) {
                 subscribeOptions = subscribeOptions.queueGroup(queueGroup);
             }
-            Subscription subscription = client.subscribe(subject, delivery(sid), subscribeOptions);
+            Subscription subscription = client.subscribe(subject, delivery(sid, subject), subscribeOptions);
             Subscription previous = subscriptions.put(sid, subscription);
             server.counters.subscribes.increment();
             if (previous != null) {
@@ -623,10 +866,14 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     }
 
     /** The handler of one network subscription: runs on a broker event loop, never blocks. */
-    private MessageHandler delivery(String sid) {
+    private MessageHandler delivery(String sid, String pattern) {
         byte[] sidBytes = SubjectCodec.encode(sid);
         Outbound out = outbound;
         long self = client.id();
+        ConnectionPermissions granted = permissions;
+        if (granted != null && (granted.tracksReplies() || granted.filtersDeliveries(pattern))) {
+            return permittedDelivery(granted, granted.filtersDeliveries(pattern), out, sidBytes, self);
+        }
         if (options.echo()) {
             return message -> out.enqueue(message, sidBytes);
         }
@@ -634,6 +881,29 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             if (message.origin() != self) {
                 out.enqueue(message, sidBytes);
             }
+        };
+    }
+
+    /**
+     * A delivery under permissions: a subject a subscribe deny entry names is never delivered
+     * (counted), and a reply subject delivered is one the client may answer ({@code allow_responses}).
+     */
+    private MessageHandler permittedDelivery(ConnectionPermissions granted, boolean filter, Outbound out,
+                                             byte[] sidBytes, long self) {
+        boolean echo = options.echo();
+        ServerCounters counters = server.counters;
+        return message -> {
+            if (!echo && message.origin() == self) {
+                return;
+            }
+            if (filter && !granted.deliverable(message.subject())) {
+                counters.permissionFiltered.increment();
+                return;
+            }
+            if (message.replyTo() != null && granted.tracksReplies()) {
+                granted.delivered(message.replyTo());
+            }
+            out.enqueue(message, sidBytes);
         };
     }
 
@@ -657,6 +927,18 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
 
     @Override
     public void onPing() {
+        if (closing) {
+            return;
+        }
+        if (durableAcks != null && durableAcks.holdPong()) {
+            // A durability barrier: answered once every earlier PUB to a durable subject is stored.
+            return;
+        }
+        pong();
+    }
+
+    /** Event loop: answers one PING. */
+    private void pong() {
         if (closing) {
             return;
         }

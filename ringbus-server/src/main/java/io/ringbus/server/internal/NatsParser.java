@@ -276,8 +276,7 @@ public final class NatsParser {
                 while (json < lineEnd && isSpace(in.getByte(json))) {
                     json++;
                 }
-                handler.onConnect(in.toString(json, lineEnd - json, StandardCharsets.UTF_8));
-                yield lf + 1;
+                yield handler.onConnect(in.toString(json, lineEnd - json, StandardCharsets.UTF_8)) ? lf + 1 : STOP;
             }
             case V_PING -> {
                 handler.onPing();

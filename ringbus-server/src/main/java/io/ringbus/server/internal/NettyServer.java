@@ -69,6 +69,9 @@ public final class NettyServer {
                     @Override
                     protected void initChannel(SocketChannel channel) {
                         channels.add(channel);
+                        if (context.tls != null) {
+                            context.tls.installFirst(channel);
+                        }
                         channel.pipeline().addLast(new NatsConnection(context));
                     }
                 });
@@ -118,6 +121,9 @@ public final class NettyServer {
     }
 
     private void shutdownGroups() {
+        if (context.tls != null) {
+            context.tls.close();
+        }
         acceptor.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(2, TimeUnit.SECONDS);
         workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(2, TimeUnit.SECONDS);
     }

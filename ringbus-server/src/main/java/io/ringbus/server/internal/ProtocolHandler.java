@@ -12,8 +12,13 @@ import io.netty.buffer.ByteBuf;
  * {@link NatsParser#parse} call (used for backpressure when the broker is full).
  */
 public interface ProtocolHandler {
-    /** {@code CONNECT <json>}: the raw JSON object text. */
-    void onConnect(String json);
+    /**
+     * {@code CONNECT <json>}: the raw JSON object text.
+     *
+     * @return {@code false} to stop here and get the same CONNECT again later (an authentication in
+     *         progress)
+     */
+    boolean onConnect(String json);
 
     /**
      * {@code PUB <subject> [reply-to] <#bytes>} and its payload.

@@ -35,14 +35,18 @@ public final class ServerContext {
     final ConcurrentHashMap<Long, NatsConnection> connections = new ConcurrentHashMap<>();
     final long startMillis = System.currentTimeMillis();
     volatile int boundPort;
+    /** TLS on the client port, or {@code null} without. */
+    final TlsPipeline tls;
 
     /**
      * @param broker the broker behind the server
      * @param config the server's settings
+     * @throws IllegalArgumentException naming the TLS files when they cannot be used
      */
     public ServerContext(Broker broker, ServerConfig config) {
         this.broker = broker;
         this.config = config;
+        this.tls = config.tlsEnabled() ? new TlsPipeline(config, counters) : null;
         this.serverId = "RB" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36).toUpperCase();
         counters.activeSubscriptionsFrom(() -> {
             long active = 0;
@@ -78,6 +82,11 @@ public final class ServerContext {
         return startMillis;
     }
 
+    /** @return TLS on the client port, or {@code null} when it is not configured */
+    public TlsPipeline tls() {
+        return tls;
+    }
+
     /** @return the client port actually bound */
     public int boundPort() {
         return boundPort;
@@ -103,6 +112,11 @@ public final class ServerContext {
 
     /** @return the INFO line (with CRLF) for one client */
     String info(long clientId, String clientIp) {
+        return info(clientId, clientIp, null);
+    }
+
+    /** As {@link #info(long, String)}, with the NKEY nonce this connection must sign, or {@code null}. */
+    String info(long clientId, String clientIp, String nonce) {
         StringBuilder json = new StringBuilder(256);
         json.append("INFO {\"server_id\":\"").append(serverId)
                 .append("\",\"server_name\":\"").append(config.serverName())
@@ -117,6 +131,15 @@ public final class ServerContext {
         }
         if (config.authRequired()) {
             json.append(",\"auth_required\":true");
+        }
+        if (config.tlsEnabled()) {
+            json.append(",\"tls_required\":true");
+            if (config.tlsVerify()) {
+                json.append(",\"tls_verify\":true");
+            }
+        }
+        if (nonce != null) {
+            json.append(",\"nonce\":\"").append(nonce).append('"');
         }
         return json.append("}\r\n").toString();
     }

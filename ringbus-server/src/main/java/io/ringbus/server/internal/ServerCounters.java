@@ -18,6 +18,8 @@ public final class ServerCounters {
     final LongAdder slowConsumers = new LongAdder();
     final LongAdder authFailures = new LongAdder();
     final LongAdder permissionViolations = new LongAdder();
+    /** Deliveries a subscribe deny entry withheld from a wildcard subscription. */
+    final LongAdder permissionFiltered = new LongAdder();
     final LongAdder protocolErrors = new LongAdder();
     final LongAdder publishPauses = new LongAdder();
     final LongAdder staleConnections = new LongAdder();
@@ -27,6 +29,14 @@ public final class ServerCounters {
     final LongAdder payloadBytesOut = new LongAdder();
     final LongAdder subscribes = new LongAdder();
     final LongAdder unsubscribes = new LongAdder();
+    // Publishes to durable subjects (see DurableAcks).
+    final LongAdder durablePublishes = new LongAdder();
+    final LongAdder durableAcksPending = new LongAdder();
+    final LongAdder durableFailures = new LongAdder();
+    // TLS handshakes that failed, per reason (see TlsPipeline).
+    final LongAdder tlsHandshakeFailures = new LongAdder();
+    final LongAdder tlsHandshakeTimeouts = new LongAdder();
+    final LongAdder tlsPlaintextClients = new LongAdder();
     /**
      * Counts the active subscriptions of the open connections when asked (the monitor, a scrape):
      * walking the connections then costs nothing per SUB, where a shared set of every subscription
@@ -49,7 +59,13 @@ public final class ServerCounters {
         return new ServerStats(connections.get(), totalConnections.sum(), rejectedConnections.sum(),
                 messagesIn.sum(), messagesOut.sum(), bytesIn.sum(), bytesOut.sum(), slowConsumers.sum(),
                 authFailures.sum(), permissionViolations.sum(), protocolErrors.sum(), publishPauses.sum(),
-                staleConnections.sum(), outboundStalls.sum());
+                staleConnections.sum(), outboundStalls.sum(), tlsHandshakeFailures.sum(), tlsHandshakeTimeouts.sum(),
+                tlsPlaintextClients.sum());
+    }
+
+    /** @return deliveries withheld from wildcard subscriptions because a subscribe deny entry names the subject */
+    public long permissionFiltered() {
+        return permissionFiltered.sum();
     }
 
     /** @return payload and header bytes of the messages clients published (NATS {@code in_bytes}) */
@@ -70,5 +86,35 @@ public final class ServerCounters {
     /** @return network subscriptions removed: UNSUB, a replaced sid, the connection closed (NATS {@code num_removes}) */
     public long unsubscribes() {
         return unsubscribes.sum();
+    }
+
+    /** @return PUB/HPUB to durable subjects accepted (stored, or being stored) */
+    public long durablePublishes() {
+        return durablePublishes.sum();
+    }
+
+    /** @return publishes to durable subjects the store has not acknowledged yet, over every connection */
+    public long durableAcksPending() {
+        return durableAcksPending.sum();
+    }
+
+    /** @return publishes to durable subjects the store failed to store (answered with an error PubAck, if asked) */
+    public long durableFailures() {
+        return durableFailures.sum();
+    }
+
+    /** @return TLS handshakes that failed: bad or missing client certificate, no common protocol, closed early */
+    public long tlsHandshakeFailures() {
+        return tlsHandshakeFailures.sum();
+    }
+
+    /** @return clients closed for not completing the TLS handshake within {@code tls_timeout} */
+    public long tlsHandshakeTimeouts() {
+        return tlsHandshakeTimeouts.sum();
+    }
+
+    /** @return clients closed for sending plaintext where TLS was required */
+    public long tlsPlaintextClients() {
+        return tlsPlaintextClients.sum();
     }
 }

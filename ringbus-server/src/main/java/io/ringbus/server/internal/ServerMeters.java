@@ -44,6 +44,10 @@ public final class ServerMeters {
                 counters.authFailures, tags);
         counter("ringbus.server.permission.violations", "PUB/SUB refused by the client's scope",
                 counters.permissionViolations, tags);
+        String tls = "TLS handshakes failed, by reason";
+        counter("ringbus.server.tls.failures", tls, counters.tlsHandshakeFailures, tags.and("reason", "handshake"));
+        counter("ringbus.server.tls.failures", tls, counters.tlsHandshakeTimeouts, tags.and("reason", "timeout"));
+        counter("ringbus.server.tls.failures", tls, counters.tlsPlaintextClients, tags.and("reason", "plaintext"));
     }
 
     private void counter(String name, String description, LongAdder adder, Tags tags) {

@@ -7,6 +7,10 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
+import io.ringbus.core.Storage;
+import io.ringbus.core.StoredStream;
+
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -24,6 +28,10 @@ import java.util.function.Supplier;
  *   <li>outbox backlog: a supplier called on the monitor's thread once per dashboard refresh;
  *       it must be quick and must not throw (a failure is shown as "unavailable"). Without one
  *       the dashboard says "no outbox attached".</li>
+ *   <li>storage: the broker's {@link Storage} and the durable streams to show in {@code /varz}
+ *       ({@code ringbus.storage}: the store's {@link Storage#describe()} line and each stream's
+ *       {@link StoredStream#info()}, read when {@code /varz} is asked). Durable consumers are shown
+ *       from the broker's statistics with or without it.</li>
  * </ul>
  */
 public final class MonitorSources {
@@ -32,11 +40,15 @@ public final class MonitorSources {
     private final PrometheusMeterRegistry meterRegistry;
     private final BlockedHandlerLog blockedHandlers;
     private final Supplier<OutboxBacklog> outboxBacklog;
+    private final Storage storage;
+    private final List<StoredStream> streams;
 
     private MonitorSources(Builder b) {
         this.meterRegistry = b.meterRegistry;
         this.blockedHandlers = b.blockedHandlers;
         this.outboxBacklog = b.outboxBacklog;
+        this.storage = b.storage;
+        this.streams = b.streams;
     }
 
     /** @return a builder with nothing set */
@@ -79,11 +91,23 @@ public final class MonitorSources {
         return Optional.ofNullable(outboxBacklog);
     }
 
+    /** @return the broker's store, if one was given */
+    public Optional<Storage> storage() {
+        return Optional.ofNullable(storage);
+    }
+
+    /** @return the durable streams to show; empty when no storage was given */
+    public List<StoredStream> streams() {
+        return streams;
+    }
+
     /** Collects the sources; each setter rejects {@code null}. */
     public static final class Builder {
         private PrometheusMeterRegistry meterRegistry;
         private BlockedHandlerLog blockedHandlers;
         private Supplier<OutboxBacklog> outboxBacklog;
+        private Storage storage;
+        private List<StoredStream> streams = List.of();
 
         private Builder() {
         }
@@ -103,6 +127,17 @@ public final class MonitorSources {
         /** @param backlog reads an outbox relay's backlog (see {@link OutboxBacklog}) @return this */
         public Builder outboxBacklog(Supplier<OutboxBacklog> backlog) {
             this.outboxBacklog = require(backlog, "outboxBacklog");
+            return this;
+        }
+
+        /**
+         * @param store   the broker's store (the one given to {@code BrokerBuilder.storage})
+         * @param durable the streams to show, e.g. those {@code Broker.registerStream} returned
+         * @return this
+         */
+        public Builder storage(Storage store, List<StoredStream> durable) {
+            this.storage = require(store, "storage");
+            this.streams = List.copyOf(require(durable, "streams"));
             return this;
         }
 

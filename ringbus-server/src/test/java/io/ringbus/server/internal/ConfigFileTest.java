@@ -2,7 +2,9 @@ package io.ringbus.server.internal;
 
 import io.ringbus.core.Broker;
 import io.ringbus.core.BrokerBuilder;
+import io.ringbus.core.FsyncPolicy;
 import io.ringbus.core.Scope;
+import io.ringbus.core.StreamConfig;
 import io.ringbus.server.ServerConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,10 +50,17 @@ class ConfigFileTest {
                 subject.billing.*=FEDERATED
                 token.s3cr3t=FEDERATED
                 user.alice=pass:with:colons:PRIVATE
+                storage.dir=/var/lib/ringbus
+                storage.fsync=interval
+                storage.fsync_interval=50ms
+                storage.durable.orders.>=
+                storage.durable.audit.*=PRIVATE name=AUDIT max_age=168h max_bytes=10g, max_messages=1_000_000 \
+                  max_messages_per_subject=10 duplicate_window=30s
                 """);
         ServerConfig.Builder server = ServerConfig.builder();
         BrokerBuilder broker = Broker.builder();
-        Map<String, Scope> subjects = ConfigFile.apply(file, server, broker);
+        StorageSettings storage = new StorageSettings();
+        Map<String, Scope> subjects = ConfigFile.apply(file, server, broker, storage);
         ServerConfig config = server.build();
 
         assertThat(config.host()).isEqualTo("127.0.0.1");
@@ -72,6 +81,14 @@ class ConfigFileTest {
         assertThat(config.tokens()).containsEntry("s3cr3t", Scope.FEDERATED);
         assertThat(config.users().get("alice")).isEqualTo(new ServerConfig.UserCredential("pass:with:colons", Scope.PRIVATE));
         assertThat(subjects).containsEntry("orders.>", Scope.PUBLIC).containsEntry("billing.*", Scope.FEDERATED);
+        assertThat(storage.dir()).isEqualTo(Path.of("/var/lib/ringbus"));
+        assertThat(storage.policy()).isEqualTo(FsyncPolicy.INTERVAL);
+        assertThat(storage.interval()).isEqualTo(Duration.ofMillis(50));
+        assertThat(storage.durables()).containsExactlyInAnyOrder(
+                new StorageSettings.Durable(StreamConfig.of("orders.>"), null),
+                new StorageSettings.Durable(StreamConfig.of("audit.*").withName("AUDIT")
+                        .withMaxAge(Duration.ofHours(168)).withMaxBytes(10L << 30).withMaxMessages(1_000_000)
+                        .withMaxMessagesPerSubject(10).withDuplicateWindow(Duration.ofSeconds(30)), Scope.PRIVATE));
         try (Broker built = broker.build()) {
             assertThat(built.stats().ringSize()).isEqualTo(1024);
             assertThat(built.scopeOf("unregistered")).isEqualTo(Scope.PRIVATE);
@@ -79,14 +96,34 @@ class ConfigFileTest {
     }
 
     @Test
+    void readsTheTlsKeys() throws Exception {
+        Path file = dir.resolve("tls.properties");
+        Files.writeString(file, "tls.cert_file=/etc/rb/server.pem\ntls.key_file=/etc/rb/server.key\n"
+                + "tls.ca_file=/etc/rb/ca.pem\ntls.verify=true\ntls.handshake_first=true\ntls.timeout=500ms\n");
+        ServerConfig.Builder server = ServerConfig.builder();
+        ConfigFile.apply(file, server, Broker.builder(), new StorageSettings());
+        ServerConfig config = server.build();
+        assertThat(config.tlsEnabled()).isTrue();
+        assertThat(config.tlsCertFile()).isEqualTo(Path.of("/etc/rb/server.pem"));
+        assertThat(config.tlsKeyFile()).isEqualTo(Path.of("/etc/rb/server.key"));
+        assertThat(config.tlsCaFile()).isEqualTo(Path.of("/etc/rb/ca.pem"));
+        assertThat(config.tlsVerify()).isTrue();
+        assertThat(config.tlsHandshakeFirst()).isTrue();
+        assertThat(config.tlsTimeout()).isEqualTo(Duration.ofMillis(500));
+        Files.writeString(file, "tls.verify=yes\n");
+        assertThatThrownBy(() -> ConfigFile.apply(file, ServerConfig.builder(), Broker.builder(), new StorageSettings()))
+                .hasMessageContaining("tls.verify=yes").hasMessageContaining("not a boolean");
+    }
+
+    @Test
     void httpPortMinusOneTurnsMonitoringOff() throws Exception {
         Path file = dir.resolve("off.properties");
         Files.writeString(file, "http_port=-1\n");
         ServerConfig.Builder server = ServerConfig.builder();
-        ConfigFile.apply(file, server, Broker.builder());
+        ConfigFile.apply(file, server, Broker.builder(), new StorageSettings());
         assertThat(server.build().monitorEnabled()).isFalse();
         Files.writeString(file, "http_port=-2\n");
-        assertThatThrownBy(() -> ConfigFile.apply(file, ServerConfig.builder(), Broker.builder()))
+        assertThatThrownBy(() -> ConfigFile.apply(file, ServerConfig.builder(), Broker.builder(), new StorageSettings()))
                 .hasMessageContaining("http_port=-2").hasMessageContaining("monitorPort");
     }
 
@@ -94,19 +131,68 @@ class ConfigFileTest {
     void anUnknownKeyOrBadValueNamesTheFileKeyAndValue() throws Exception {
         Path unknown = dir.resolve("unknown.properties");
         Files.writeString(unknown, "max_payloads=1m\n");
-        assertThatThrownBy(() -> ConfigFile.apply(unknown, ServerConfig.builder(), Broker.builder()))
+        assertThatThrownBy(() -> ConfigFile.apply(unknown, ServerConfig.builder(), Broker.builder(), new StorageSettings()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown.properties").hasMessageContaining("max_payloads=1m");
 
         Path bad = dir.resolve("bad.properties");
         Files.writeString(bad, "ping_interval=soon\n");
-        assertThatThrownBy(() -> ConfigFile.apply(bad, ServerConfig.builder(), Broker.builder()))
+        assertThatThrownBy(() -> ConfigFile.apply(bad, ServerConfig.builder(), Broker.builder(), new StorageSettings()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("ping_interval=soon").hasMessageContaining("not a duration");
 
         Path ring = dir.resolve("ring.properties");
         Files.writeString(ring, "broker.ring_size=1000\n");
-        assertThatThrownBy(() -> ConfigFile.apply(ring, ServerConfig.builder(), Broker.builder()))
+        assertThatThrownBy(() -> ConfigFile.apply(ring, ServerConfig.builder(), Broker.builder(), new StorageSettings()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ringSize=1000");
+    }
+
+    @Test
+    void aDurableSubjectWithABadOptionOrPolicyNamesIt() throws Exception {
+        Path option = dir.resolve("option.properties");
+        Files.writeString(option, "storage.durable.orders.>=PUBLIC max_size=1m\n");
+        assertThatThrownBy(() -> ConfigFile.apply(option, ServerConfig.builder(), Broker.builder(),
+                new StorageSettings()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("storage.durable.orders.>").hasMessageContaining("max_size=1m");
+
+        Path policy = dir.resolve("policy.properties");
+        Files.writeString(policy, "storage.fsync=sometimes\n");
+        assertThatThrownBy(() -> ConfigFile.apply(policy, ServerConfig.builder(), Broker.builder(),
+                new StorageSettings()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("storage.fsync=sometimes").hasMessageContaining("always, interval, os");
+    }
+
+    @Test
+    void theCommandLineFormTakesAPatternAndAnOptionalSpec() {
+        StorageSettings storage = new StorageSettings()
+                .durable("orders.>")
+                .durable("audit.>=PRIVATE max_messages=5");
+        assertThat(storage.durables()).containsExactly(
+                new StorageSettings.Durable(StreamConfig.of("orders.>"), null),
+                new StorageSettings.Durable(StreamConfig.of("audit.>").withMaxMessages(5), Scope.PRIVATE));
+    }
+
+    @Test
+    void readsTheFederationKeysAndNamesABadCaFile() throws Exception {
+        Path file = dir.resolve("federated.properties");
+        Files.writeString(file, """
+                federation.servers=nats://a:4222,nats://b:4222
+                federation.user=ringbus:secret
+                federation.reconnect_wait=250ms
+                federation.max_reconnects=10
+                """);
+        FederationSettings federation = new FederationSettings();
+        ConfigFile.apply(file, ServerConfig.builder(), Broker.builder(), new StorageSettings(), federation);
+        assertThat(federation.servers()).isEqualTo("nats://a:4222,nats://b:4222");
+        assertThat(federation.build()).isNotNull();
+
+        Path notPem = dir.resolve("not.pem");
+        Files.writeString(notPem, "not a certificate");
+        Files.writeString(file, "federation.servers=nats://a:4222\nfederation.ca_file=" + notPem + "\n");
+        FederationSettings tls = new FederationSettings();
+        ConfigFile.apply(file, ServerConfig.builder(), Broker.builder(), new StorageSettings(), tls);
+        assertThatThrownBy(tls::build).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(notPem.toString());
     }
 }

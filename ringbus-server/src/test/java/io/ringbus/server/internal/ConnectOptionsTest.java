@@ -18,7 +18,7 @@ class ConnectOptionsTest {
     void parsesEveryKnownField() {
         ConnectOptions o = ConnectOptions.parse(JNATS_CONNECT);
         assertThat(o).isEqualTo(new ConnectOptions(false, false, false, null, "u", "p", "app", "java", "2.21.1", 1,
-            true, true, true));
+            true, true, true, null, null));
         ConnectOptions t = ConnectOptions.parse(
             "{\"verbose\":true,\"pedantic\":true,\"tls_required\":true,\"auth_token\":\"tok\",\"echo\":false}");
         assertThat(t.verbose()).isTrue();
@@ -38,13 +38,13 @@ class ConnectOptionsTest {
     }
 
     @Test
-    void ignoresUnknownAndSignatureFieldsIncludingNestedValues() {
+    void readsNkeyAndSigAndIgnoresJwtAndUnknownFieldsIncludingNestedValues() {
         ConnectOptions o = ConnectOptions.parse("{\"sig\":\"abc\",\"jwt\":\"x.y.z\",\"nkey\":\"UABC\","
             + "\"future\":{\"a\":[1,-2.5e+3,true,false,null,{\"b\":[]},\"s\"],\"c\":{}},\"n\":0.5E-1,\"name\":\"n\"}");
         assertThat(o.name()).isEqualTo("n");
         // Absent verbose and pedantic take nats-server's defaults: true.
         assertThat(o).isEqualTo(new ConnectOptions(true, true, false, null, null, null, "n", null, null, 0, true,
-            false, false));
+            false, false, "UABC", "abc"));
     }
 
     @Test

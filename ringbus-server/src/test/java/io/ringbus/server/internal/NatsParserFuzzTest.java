@@ -429,8 +429,9 @@ class NatsParserFuzzTest {
             }
 
             @Override
-            public void onConnect(String json) {
+            public boolean onConnect(String json) {
                 onOther("CONNECT " + json);
+                return true;
             }
 
             @Override

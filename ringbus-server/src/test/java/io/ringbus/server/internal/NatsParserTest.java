@@ -23,8 +23,9 @@ class NatsParserTest {
         int refused;
 
         @Override
-        public void onConnect(String json) {
+        public boolean onConnect(String json) {
             events.add("CONNECT " + json);
+            return true;
         }
 
         @Override
@@ -439,9 +440,10 @@ class NatsParserTest {
         NatsParser parser = new NatsParser(4096, 1024);
         Recorder r = new Recorder() {
             @Override
-            public void onConnect(String json) {
+            public boolean onConnect(String json) {
                 super.onConnect(json);
                 parser.close();
+                return true;
             }
         };
         ByteBuf in = buf("PING\r\nCONNECT {}\r\nPING\r\n");

@@ -1,5 +1,6 @@
 package io.ringbus.core.internal.log;
 
+import io.ringbus.core.FsyncPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +33,8 @@ final class GroupCommitFlusher implements Runnable {
     private boolean syncRequested;
     private boolean running = true;
     private IOException failure;
+    /** Told every advance, after the lock is released; set once before the thread starts. */
+    private DurableListener listener;
 
     GroupCommitFlusher(SegmentLog log, FsyncPolicy policy, long intervalMillis, long durableSequence,
                        String name) {
@@ -40,6 +43,23 @@ final class GroupCommitFlusher implements Runnable {
         this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(intervalMillis);
         this.durableSequence = durableSequence;
         this.thread = Thread.ofPlatform().name(name).daemon(true).unstarted(this);
+    }
+
+    void listener(DurableListener value) {
+        this.listener = value;
+    }
+
+    /** Asks for an {@code fsync} of everything appended so far without waiting for it (ALWAYS). */
+    void request() {
+        lock.lock();
+        try {
+            if (!syncRequested) {
+                syncRequested = true;
+                requested.signal();
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     void start() {
@@ -127,6 +147,7 @@ final class GroupCommitFlusher implements Runnable {
     }
 
     private void publish(long sequence, IOException error) {
+        long durable;
         lock.lock();
         try {
             if (sequence > durableSequence) {
@@ -135,9 +156,14 @@ final class GroupCommitFlusher implements Runnable {
             if (error != null) {
                 failure = error;
             }
+            durable = durableSequence;
             advanced.signalAll();
         } finally {
             lock.unlock();
+        }
+        DurableListener l = listener;
+        if (l != null) {
+            l.durable(durable, error);
         }
     }
 

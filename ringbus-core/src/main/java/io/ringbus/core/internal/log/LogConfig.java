@@ -1,5 +1,6 @@
 package io.ringbus.core.internal.log;
 
+import io.ringbus.core.FsyncPolicy;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -1,5 +1,6 @@
 package io.ringbus.core.internal.log;
 
+import io.ringbus.core.FsyncPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,6 +57,8 @@ public final class SegmentLog implements AutoCloseable {
     private volatile long lastSequence;
     private long lastTimestamp;
     private volatile boolean closed;
+    /** Every record up to here was consumed (a work queue's ack floor): its segments may go. Under appendLock. */
+    private long consumedThrough;
 
     private SegmentLog(Path dir, LogConfig config, Segment[] segments, long truncatedTailBytes,
                        long corruptRecords) {
@@ -249,7 +252,8 @@ public final class SegmentLog implements AutoCloseable {
         while (drop < current.length - 1) {
             Segment oldest = current[drop];
             boolean over = maxBytes > 0 && bytes > maxBytes || maxRecords > 0 && records > maxRecords
-                    || oldest.lastTimestamp() < oldestAllowed;
+                    || oldest.lastTimestamp() < oldestAllowed
+                    || !oldest.isEmpty() && oldest.lastSequence() <= consumedThrough;
             if (!over) {
                 break;
             }
@@ -272,6 +276,25 @@ public final class SegmentLog implements AutoCloseable {
     }
 
     /**
+     * Deletes the segments (but the active one) whose every record is at or below {@code sequence}:
+     * a work queue's records once every consumer acknowledged them. Remembered, so later rolls apply
+     * it too.
+     *
+     * @param sequence every record up to here may go
+     */
+    public void compactThrough(long sequence) {
+        appendLock.lock();
+        try {
+            if (sequence > consumedThrough) {
+                consumedThrough = sequence;
+                retain();
+            }
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    /**
      * Blocks until record {@code sequence} is durable under the policy: {@link FsyncPolicy#OS}
      * returns at once; {@link FsyncPolicy#ALWAYS} asks the flusher for an {@code fsync}, shared with
      * every other waiter (group commit); {@link FsyncPolicy#INTERVAL} waits for the flusher's next
@@ -290,6 +313,37 @@ public final class SegmentLog implements AutoCloseable {
         if (flusher != null) {
             flusher.awaitDurable(sequence);
         }
+    }
+
+    /**
+     * Sets the listener told each time the durable sequence advances (on the flusher thread) or an
+     * {@code fsync} fails; under {@link FsyncPolicy#OS} it is never called (a record is as durable
+     * as it gets once {@link #append} returns). Call once, before the first append.
+     *
+     * @param listener the listener
+     */
+    public void onDurable(DurableListener listener) {
+        if (flusher != null) {
+            flusher.listener(listener);
+        }
+    }
+
+    /**
+     * Asks for record {@code sequence} to become durable without waiting: under
+     * {@link FsyncPolicy#ALWAYS} the flusher forces at once (shared with other requests); under
+     * INTERVAL the next periodic force covers it; under OS it already is.
+     *
+     * @param sequence a sequence {@link #append} returned
+     */
+    public void requestDurable(long sequence) {
+        if (flusher != null && config.policy() == FsyncPolicy.ALWAYS && sequence > flusher.durableSequence()) {
+            flusher.request();
+        }
+    }
+
+    /** @return the newest sequence durable under the policy (the last appended under OS) */
+    public long durableSequence() {
+        return flusher == null ? lastSequence : flusher.durableSequence();
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.ringbus.core.internal.log;
 
+import io.ringbus.core.FsyncPolicy;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;

@@ -1,23 +1,18 @@
 package io.ringbus.core.internal.log;
 
-import io.ringbus.testkit.ChildJvm;
+import io.ringbus.core.FsyncPolicy;
+import io.ringbus.testkit.ChildProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -66,15 +61,15 @@ class SegmentLogCrashTest {
             long maxBytes = round % 4 == 3 ? RETAINED_BYTES : 0;
             long runMillis = 100 + random.nextInt(501);
             int before = acks;
-            try (Writer writer = Writer.start(dir, policy, round, maxBytes)) {
-                long[] opened = writer.awaitOpened();
+            try (ChildProcess writer = startWriter(dir, policy, round, maxBytes)) {
+                long[] opened = awaitOpened(writer);
                 assertThat(opened[1]).as("round %d: the writer's log continues where the last reopen ended", round)
                         .isEqualTo(lastSequence);
                 Thread.sleep(runMillis);
                 int exit = writer.kill();
                 assertThat(exit).as("round %d: killed by SIGKILL (128 + 9)%s", round, writer.diagnostics())
                         .isEqualTo(137);
-                collectAcks(writer.lines, round);
+                collectAcks(writer.lines(), round);
             }
             int roundAcks = acks - before;
             assertThat(roundAcks).as("round %d (%s): acknowledged records", round, policy).isPositive();
@@ -184,84 +179,18 @@ class SegmentLogCrashTest {
         return "r" + (key >>> 48) + " t" + (key >>> 40 & 0xFF) + " c" + (key & ((1L << 40) - 1));
     }
 
-    /** A {@link LogCrashWriter} JVM, its stdout collected line by line, its stderr in a file. */
-    private static final class Writer implements AutoCloseable {
-        private final Process process;
-        private final Path stderr;
-        private final List<String> lines = new CopyOnWriteArrayList<>();
-        private final Thread reader;
+    /** Starts a {@link LogCrashWriter} JVM. */
+    private static ChildProcess startWriter(Path dir, FsyncPolicy policy, int round, long maxBytes) throws IOException {
+        return ChildProcess.start("crash-writer", List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
+                LogCrashWriter.class, dir.toString(), policy.name(), Integer.toString(round), Integer.toString(THREADS),
+                Long.toString(SEGMENT_BYTES), Long.toString(maxBytes), Long.toString(INTERVAL_MILLIS));
+    }
 
-        private Writer(Process process, Path stderr) {
-            this.process = process;
-            this.stderr = stderr;
-            this.reader = Thread.ofPlatform().name("crash-writer-stdout").daemon(true).start(() -> {
-                try (BufferedReader in = new BufferedReader(
-                        new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII))) {
-                    for (String line = in.readLine(); line != null; line = in.readLine()) {
-                        lines.add(line);
-                    }
-                } catch (IOException e) {
-                    lines.add("(reading failed: " + e + ")");
-                }
-            });
-        }
-
-        static Writer start(Path dir, FsyncPolicy policy, int round, long maxBytes) throws IOException {
-            List<String> command = new ArrayList<>(List.of(ChildJvm.java(), "-Xmx64m", "-XX:+UseSerialGC",
-                    "-XX:TieredStopAtLevel=1", "-cp", ChildJvm.classPath(), LogCrashWriter.class.getName(),
-                    dir.toString(), policy.name(), Integer.toString(round), Integer.toString(THREADS),
-                    Long.toString(SEGMENT_BYTES), Long.toString(maxBytes), Long.toString(INTERVAL_MILLIS)));
-            Path stderr = Files.createTempFile("ringbus-crash-writer", ".err");
-            return new Writer(new ProcessBuilder(command).redirectError(stderr.toFile()).start(), stderr);
-        }
-
-        /** @return {@code {firstSequence, lastSequence}} of the log as the writer opened it */
-        long[] awaitOpened() throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (System.nanoTime() < deadline) {
-                if (!lines.isEmpty()) {
-                    Matcher opened = OPENED.matcher(lines.get(0));
-                    assertThat(opened.matches()).as("first line %s%s", lines.get(0), diagnostics()).isTrue();
-                    return new long[] {Long.parseLong(opened.group(1)), Long.parseLong(opened.group(2))};
-                }
-                if (!process.isAlive()) {
-                    break;
-                }
-                Thread.sleep(5);
-            }
-            throw new AssertionError("the writer did not open its log" + diagnostics());
-        }
-
-        /**
-         * SIGKILL through {@link ProcessHandle} ({@link Process#destroyForcibly()} would also close
-         * our end of its stdout, dropping lines not read yet); returns the exit status once every
-         * line it printed was read.
-         */
-        int kill() throws InterruptedException {
-            process.toHandle().destroyForcibly();
-            assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("the writer exits").isTrue();
-            reader.join(10_000);
-            return process.exitValue();
-        }
-
-        String diagnostics() {
-            try {
-                String err = Files.readString(stderr);
-                return "; writer stderr:\n" + (err.length() > 4000 ? err.substring(err.length() - 4000) : err);
-            } catch (IOException e) {
-                return "; " + e;
-            }
-        }
-
-        @Override
-        public void close() throws IOException {
-            process.destroyForcibly();
-            try {
-                process.waitFor(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            Files.deleteIfExists(stderr);
-        }
+    /** @return {@code {firstSequence, lastSequence}} of the log as the writer opened it (its first line) */
+    private static long[] awaitOpened(ChildProcess writer) throws InterruptedException {
+        String first = writer.awaitLine(line -> true, 30);
+        Matcher opened = OPENED.matcher(first);
+        assertThat(opened.matches()).as("first line %s%s", first, writer.diagnostics()).isTrue();
+        return new long[] {Long.parseLong(opened.group(1)), Long.parseLong(opened.group(2))};
     }
 }

@@ -1,5 +1,6 @@
 package io.ringbus.core.internal.log;
 
+import io.ringbus.core.FsyncPolicy;
 import io.ringbus.testkit.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,5 +1,6 @@
 package io.ringbus.core.internal.log;
 
+import io.ringbus.core.FsyncPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -19,7 +19,7 @@ import java.util.Map;
  * {@code /dashz}: one compact document with everything the dashboard page draws, polled once a
  * second: totals, the per-second throughput of the last five minutes, the broker's ring and
  * drops, the busiest connections, the subscriptions with the most lag, recent watchdog warnings
- * and the outbox backlog. Lists are capped at {@link #MAX_ROWS} rows. Not a stable API: the page
+ * the outbox backlog, the durable streams and consumers, and the federation link. Lists are capped at {@link #MAX_ROWS} rows. Not a stable API: the page
  * and this class change together.
  */
 final class Dashz {
@@ -69,6 +69,8 @@ final class Dashz {
         subscriptions(json, broker, connections);
         watchdog(json, view.blockedHandlers, broker.watchdogWarnings());
         outbox(json, view);
+        Varz.storage(json, view, broker);
+        Varz.federation(json, broker.federation());
         return json.endObject().toJson();
     }
 

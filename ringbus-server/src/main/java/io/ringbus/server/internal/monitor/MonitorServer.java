@@ -47,7 +47,8 @@ public final class MonitorServer implements AutoCloseable {
         PrometheusMeterRegistry given = sources.meterRegistry().orElse(null);
         this.ownRegistry = given == null ? MonitorSources.jvmMeterRegistry() : null;
         MonitorView view = new MonitorView(server, given != null ? given : ownRegistry,
-                sources.blockedHandlers().orElse(null), sources.outboxBacklog().orElse(null));
+                sources.blockedHandlers().orElse(null), sources.outboxBacklog().orElse(null),
+                sources.storage().orElse(null), sources.streams());
         MonitorHandler handler = new MonitorHandler(view, dashboard());
         this.loop = new NioEventLoopGroup(1, new DefaultThreadFactory("ringbus-monitor", true));
         ServerBootstrap bootstrap = new ServerBootstrap()

@@ -5,7 +5,11 @@ import io.ringbus.server.internal.ServerContext;
 import io.ringbus.server.monitor.BlockedHandlerLog;
 import io.ringbus.server.monitor.OutboxBacklog;
 
+import io.ringbus.core.Storage;
+import io.ringbus.core.StoredStream;
+
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -21,6 +25,9 @@ final class MonitorView {
     final BlockedHandlerLog blockedHandlers;
     /** {@code null} when no outbox is attached. */
     final Supplier<OutboxBacklog> outboxBacklog;
+    /** {@code null} when the embedder gave no store. */
+    final Storage storage;
+    final List<StoredStream> streams;
     final ThroughputHistory history = new ThroughputHistory();
     /** Requests served per endpoint (NATS {@code http_req_stats}); monitor loop only. */
     final Map<String, Long> requestCounts = new LinkedHashMap<>();
@@ -28,11 +35,13 @@ final class MonitorView {
     volatile int httpPort;
 
     MonitorView(ServerContext server, PrometheusMeterRegistry registry, BlockedHandlerLog blockedHandlers,
-                Supplier<OutboxBacklog> outboxBacklog) {
+                Supplier<OutboxBacklog> outboxBacklog, Storage storage, List<StoredStream> streams) {
         this.server = server;
         this.registry = registry;
         this.blockedHandlers = blockedHandlers;
         this.outboxBacklog = outboxBacklog;
+        this.storage = storage;
+        this.streams = streams;
     }
 
     /** Monitor loop: one sample of the server's counters into the history. */

@@ -1,10 +1,15 @@
 package io.ringbus.server.internal.monitor;
 
 import io.ringbus.core.BrokerStats;
+import io.ringbus.core.ConsumerStats;
+import io.ringbus.core.FederationStats;
 import io.ringbus.core.DropReason;
+import io.ringbus.core.StoredStream;
+import io.ringbus.core.StreamInfo;
 import io.ringbus.server.ServerConfig;
 import io.ringbus.server.ServerStats;
 import io.ringbus.server.internal.ServerContext;
+import io.ringbus.server.internal.ServerCounters;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -17,7 +22,8 @@ import java.util.Map;
 /**
  * {@code /varz}: the server's settings and totals with nats-server's field names (those that
  * mean something here; routes, gateways, leaf nodes and JetStream are empty), and the broker's
- * own figures under {@code "ringbus"}, which NATS tooling ignores.
+ * own figures under {@code "ringbus"}, which NATS tooling ignores; its {@code "storage"} object
+ * shows the store, the durable streams and the durable consumers.
  *
  * <p>{@code in_bytes}/{@code out_bytes} count payload and header bytes, as nats-server does, not
  * bytes on the wire (those are {@code ringbus.wire_in_bytes}/{@code wire_out_bytes}).
@@ -59,8 +65,17 @@ final class Varz {
         for (String empty : List.of("cluster", "gateway", "leaf", "mqtt", "websocket", "jetstream")) {
             json.name(empty).beginObject().endObject();
         }
-        json.field("tls_timeout", 0)
-                .field("write_deadline", config.writeDeadline().toNanos())
+        if (config.tlsEnabled()) {
+            // nats-server omits tls_required and tls_verify when false
+            json.field("tls_required", true);
+            if (config.tlsVerify()) {
+                json.field("tls_verify", true);
+            }
+            json.field("tls_timeout", config.tlsTimeout().toMillis() / 1000.0);
+        } else {
+            json.field("tls_timeout", 0);
+        }
+        json.field("write_deadline", config.writeDeadline().toNanos())
                 .field("start", NatsTime.instant(server.startMillis()))
                 .field("now", NatsTime.instant(now))
                 .field("uptime", NatsTime.uptime(now - server.startMillis()))
@@ -90,13 +105,65 @@ final class Varz {
                 .field("wire_out_bytes", stats.bytesOut())
                 .field("rejected_connections", stats.rejectedConnections())
                 .field("auth_failures", stats.authFailures())
+                .field("tls_handshake_failures", stats.tlsHandshakeFailures())
+                .field("tls_handshake_timeouts", stats.tlsHandshakeTimeouts())
+                .field("tls_plaintext_clients", stats.tlsPlaintextClients())
                 .field("permission_violations", stats.permissionViolations())
+                .field("permission_filtered", server.counters().permissionFiltered())
                 .field("protocol_errors", stats.protocolErrors())
                 .field("publish_pauses", stats.publishPauses())
                 .field("stale_connections", stats.staleConnections())
                 .field("outbound_stalls", stats.outboundStalls());
         broker(json, broker);
+        storage(json, view, broker);
+        federation(json, broker.federation());
         return json.endObject().endObject().toJson();
+    }
+
+    /** {@code ringbus.federation}: the link's state and counters, {@code null} without a link. */
+    static void federation(JsonResponse json, FederationStats link) {
+        if (link == null) {
+            json.field("federation", (String) null);
+            return;
+        }
+        json.name("federation").beginObject().field("state", link.state()).field("server", link.server())
+                .field("sent", link.sent()).field("received", link.received()).field("not_sent", link.notSent())
+                .field("refused", link.refused()).field("dropped", link.dropped()).field("pending", link.pending()).field("interest", link.interest())
+                .field("reconnects", link.reconnects()).endObject();
+    }
+
+    /**
+     * {@code ringbus.storage}: the store ({@code null} when the embedder gave none), the network
+     * publishes to durable subjects, each durable stream's contents and each durable consumer.
+     */
+    static void storage(JsonResponse json, MonitorView view, BrokerStats broker) {
+        ServerCounters counters = view.server.counters();
+        json.name("storage").beginObject()
+                .field("store", view.storage == null ? null : view.storage.describe())
+                .field("durable_publishes", counters.durablePublishes())
+                .field("acks_pending", counters.durableAcksPending())
+                .field("store_failures", counters.durableFailures());
+        json.name("streams").beginArray();
+        for (StoredStream stream : view.streams) {
+            json.beginObject().field("name", stream.config().name()).field("subjects", stream.config().subjects());
+            try {
+                StreamInfo info = stream.info();
+                json.field("messages", info.messages()).field("bytes", info.bytes())
+                        .field("first_seq", info.firstSequence()).field("last_seq", info.lastSequence());
+            } catch (RuntimeException closedOrFailed) {
+                json.field("error", String.valueOf(closedOrFailed.getMessage()));
+            }
+            json.endObject();
+        }
+        json.endArray();
+        json.name("consumers").beginArray();
+        for (ConsumerStats consumer : broker.consumers()) {
+            json.beginObject().field("stream", consumer.stream()).field("name", consumer.name())
+                    .field("ack_floor", consumer.ackFloor()).field("pending", consumer.pending())
+                    .field("ack_pending", consumer.ackPending()).field("redelivered", consumer.redelivered())
+                    .field("delivered", consumer.delivered()).endObject();
+        }
+        json.endArray().endObject();
     }
 
     /** The broker's counters, as fields of the current object; shared with the dashboard. */

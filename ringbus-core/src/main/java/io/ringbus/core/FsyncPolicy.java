@@ -1,4 +1,4 @@
-package io.ringbus.core.internal.log;
+package io.ringbus.core;
 
 /**
  * When an appended record is forced to the disk, stated as the window of records a crash can lose.
@@ -10,7 +10,7 @@ public enum FsyncPolicy {
      */
     ALWAYS,
     /**
-     * The flusher thread forces the log every {@link LogConfig#intervalMillis()}; a power loss
+     * The flusher thread forces the log every interval the store was configured with; a power loss
      * loses at most the records of the last interval. A process crash loses none.
      */
     INTERVAL,

@@ -1,0 +1,60 @@
+package io.ringbus.core;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One durable stream of a {@link Storage}: appends acknowledged once durable, and durable
+ * consumers that read it. Thread-safe: any thread may append and open consumers concurrently.
+ *
+ * <p><b>Bounded.</b> A stream accepts at most {@link Storage#maxPendingBytes()} of appends not yet
+ * acknowledged; {@link #append} waits for room and {@link #tryAppend} refuses. Nothing is buffered
+ * without bound and nothing accepted is dropped.
+ *
+ * <p><b>Order.</b> Appends from one thread are stored, acknowledged and read in call order.
+ */
+public interface StoredStream {
+    /** @return its configuration as opened */
+    StreamConfig config();
+
+    /**
+     * Appends a message, waiting while the stream's pending bytes are at their limit.
+     *
+     * @param subject a literal subject the stream's pattern matches
+     * @param headers headers, or {@code null}
+     * @param payload the payload bytes (not copied: do not modify until the future completes)
+     * @param msgId   a message id for duplicate detection within the duplicate window, or {@code null}
+     * @return completes with the ack once the message is durable under the store's policy, or
+     *         exceptionally with {@link StorageException} when it could not be stored
+     * @throws IllegalArgumentException when the subject is not the stream's or the message is too large
+     * @throws IllegalStateException    when the stream is closed
+     */
+    CompletableFuture<PublishAck> append(String subject, Headers headers, byte[] payload, String msgId);
+
+    /**
+     * Appends a message only if the stream's pending bytes leave room now.
+     *
+     * @param subject a literal subject the stream's pattern matches
+     * @param headers headers, or {@code null}
+     * @param payload the payload bytes (not copied)
+     * @param msgId   a message id, or {@code null}
+     * @return as {@link #append}, or {@code null}, with nothing appended, when there is no room
+     * @throws IllegalArgumentException when the subject is not the stream's or the message is too large
+     * @throws IllegalStateException    when the stream is closed
+     */
+    CompletableFuture<PublishAck> tryAppend(String subject, Headers headers, byte[] payload, String msgId);
+
+    /**
+     * Opens a durable consumer, creating it at {@link ConsumerConfig#start()} if it does not exist,
+     * else resuming after its acknowledged messages. Opening the same name again returns a handle
+     * that shares the consumer: each message goes to one of them.
+     *
+     * @param config the consumer
+     * @return the consumer
+     * @throws IllegalArgumentException when an existing consumer of that name has another filter
+     * @throws StorageException         when the store cannot create it
+     */
+    StreamConsumer consumer(ConsumerConfig config);
+
+    /** @return what it holds now */
+    StreamInfo info();
+}

@@ -1,0 +1,212 @@
+package io.ringbus.core.internal;
+
+import io.ringbus.core.Headers;
+import io.ringbus.core.PublishAck;
+import io.ringbus.core.Scope;
+import io.ringbus.core.Storage;
+import io.ringbus.core.StorageException;
+import io.ringbus.core.StoredStream;
+import io.ringbus.core.StreamConfig;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The broker's durable subject patterns and the streams that store them. A publish asks
+ * {@link #streamFor} first: one volatile read when no pattern is durable, else a cached lookup per
+ * subject. Patterns may not overlap (as JetStream's streams may not), so a subject has one stream.
+ *
+ * <p>Thread-safe: lookups from any publisher; registration under a lock, copy on write.
+ */
+final class DurableSubjects {
+    /** The default store's directory, relative to the working directory. */
+    static final Path DEFAULT_DIR = Path.of("data");
+    private static final int MAX_CACHED = 65_536;
+    private static final Object NONE = new Object();
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<String, Object> cache = new ConcurrentHashMap<>();
+    private Storage storage;
+    private volatile Entry[] entries = new Entry[0];
+
+    /** A durable pattern, its scope and its stream. */
+    record Entry(SubjectPattern pattern, Scope scope, StoredStream stream) {
+    }
+
+    DurableSubjects(Storage storage) {
+        this.storage = storage;
+    }
+
+    /** @return whether any pattern is durable (the publish path's fast check) */
+    boolean any() {
+        return entries.length != 0;
+    }
+
+    StoredStream register(StreamConfig config, Scope scope) {
+        SubjectPattern pattern = SubjectPattern.parse(config.subjects());
+        lock.lock();
+        try {
+            Entry[] current = entries;
+            for (Entry entry : current) {
+                if (entry.pattern.equals(pattern)) {
+                    return entry.stream;
+                }
+                if (overlap(entry.pattern, pattern)) {
+                    throw new IllegalArgumentException("durable pattern '" + config.subjects()
+                            + "' overlaps durable pattern '" + entry.pattern.text() + "' (stream '"
+                            + entry.stream.config().name() + "'): a subject is stored in one stream");
+                }
+            }
+            if (storage == null) {
+                storage = Storage.local(DEFAULT_DIR);
+            }
+            StoredStream stream = storage.stream(config);
+            Entry[] next = Arrays.copyOf(current, current.length + 1);
+            next[current.length] = new Entry(pattern, scope, stream);
+            entries = next;
+            cache.clear();
+            return stream;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void unregister(String pattern) {
+        SubjectPattern parsed = SubjectPattern.parse(pattern);
+        lock.lock();
+        try {
+            entries = Arrays.stream(entries).filter(e -> !e.pattern.equals(parsed)).toArray(Entry[]::new);
+            cache.clear();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return the stream storing {@code subject}, or null when it is not durable */
+    StoredStream streamFor(String subject) {
+        Object cached = cache.get(subject);
+        if (cached == null) {
+            cached = NONE;
+            String[] tokens = SubjectPattern.verbatimTokens(subject);
+            for (Entry entry : entries) {
+                if (entry.pattern.matches(tokens)) {
+                    cached = entry.stream;
+                    break;
+                }
+            }
+            if (cache.size() >= MAX_CACHED) {
+                cache.clear();
+            }
+            cache.put(subject, cached);
+        }
+        return cached == NONE ? null : (StoredStream) cached;
+    }
+
+    /** @return the durable entry whose pattern covers every subject {@code pattern} matches, or null */
+    Entry covering(SubjectPattern pattern) {
+        for (Entry entry : entries) {
+            if (covers(entry.pattern, pattern)) {
+                return entry;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Stores a message before it is published live.
+     *
+     * @param wait whether to wait for room and for durability
+     * @return the ack future (completed when {@code wait}), or null when the stream had no room
+     */
+    static CompletableFuture<PublishAck> store(StoredStream stream, String subject, Headers headers, Object payload,
+                                               boolean wait) {
+        byte[] bytes = bytes(subject, payload);
+        String msgId = headers == null ? null : headers.first("Nats-Msg-Id");
+        if (!wait) {
+            return stream.tryAppend(subject, headers, bytes, msgId);
+        }
+        CompletableFuture<PublishAck> ack = stream.append(subject, headers, bytes, msgId);
+        try {
+            ack.join();
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof StorageException se ? se
+                    : new StorageException("storing '" + subject + "' failed: " + cause, cause);
+        }
+        return ack;
+    }
+
+    private static byte[] bytes(String subject, Object payload) {
+        if (payload == null) {
+            return new byte[0];
+        }
+        if (payload instanceof byte[] b) {
+            return b;
+        }
+        if (payload instanceof String s) {
+            return s.getBytes(StandardCharsets.UTF_8);
+        }
+        throw new IllegalArgumentException("subject '" + subject + "' is durable: its payload must be a byte[] or a "
+                + "String to be stored, not a " + payload.getClass().getName());
+    }
+
+    /** @return whether some subject matches both patterns */
+    static boolean overlap(SubjectPattern a, SubjectPattern b) {
+        int n = Math.min(a.size(), b.size());
+        for (int i = 0; i < n; i++) {
+            String x = a.token(i);
+            String y = b.token(i);
+            if (x.equals(SubjectPattern.GREATER) || y.equals(SubjectPattern.GREATER)) {
+                return true;
+            }
+            if (!x.equals(y) && !x.equals(SubjectPattern.STAR) && !y.equals(SubjectPattern.STAR)) {
+                return false;
+            }
+        }
+        return a.size() == b.size();
+    }
+
+    /** @return whether every subject {@code inner} matches is matched by {@code outer} */
+    static boolean covers(SubjectPattern outer, SubjectPattern inner) {
+        for (int i = 0; i < outer.size(); i++) {
+            String o = outer.token(i);
+            if (o.equals(SubjectPattern.GREATER)) {
+                return i < inner.size();
+            }
+            if (i >= inner.size()) {
+                return false;
+            }
+            String t = inner.token(i);
+            if (t.equals(SubjectPattern.GREATER)) {
+                return false;
+            }
+            if (!o.equals(SubjectPattern.STAR) && (t.equals(SubjectPattern.STAR) || !o.equals(t))) {
+                return false;
+            }
+        }
+        return outer.size() == inner.size();
+    }
+
+    /** Closes the store (the broker's close). */
+    void close() {
+        lock.lock();
+        try {
+            if (storage != null) {
+                storage.close();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return the store, or null when none was opened */
+    Storage storage() {
+        return storage;
+    }
+}

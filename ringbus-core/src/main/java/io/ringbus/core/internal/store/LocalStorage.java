@@ -1,0 +1,192 @@
+package io.ringbus.core.internal.store;
+
+import io.ringbus.core.FsyncPolicy;
+import io.ringbus.core.Storage;
+import io.ringbus.core.StorageException;
+import io.ringbus.core.StoredStream;
+import io.ringbus.core.StreamConfig;
+import io.ringbus.core.internal.log.LogConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The embedded store: one {@link LocalStream} (a segment log and its consumers) per stream under
+ * {@code dir/streams/<name>}, and a thread that saves consumer positions every
+ * {@link #STATE_SAVE_MILLIS} ms. A lock file keeps a second process out of the directory.
+ *
+ * <p>Thread-safe.
+ */
+public final class LocalStorage implements Storage {
+    /** How often acknowledged positions are saved: a crash redelivers at most this window of acks. */
+    public static final long STATE_SAVE_MILLIS = 50;
+
+    private static final Logger LOG = LoggerFactory.getLogger(LocalStorage.class);
+
+    private final Path dir;
+    private final FsyncPolicy policy;
+    private final long intervalMillis;
+    private final long maxPendingBytes;
+    private final long segmentBytes;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    private final Map<String, LocalStream> streams = new ConcurrentHashMap<>();
+    private final ReentrantLock openLock = new ReentrantLock();
+    private final Thread saver;
+    private volatile boolean closed;
+
+    /**
+     * Opens (creating) the store's directory and locks it.
+     *
+     * @param dir             the directory
+     * @param policy          when records are forced
+     * @param interval        the force interval for INTERVAL
+     * @param maxPendingBytes bytes of unacknowledged appends per stream
+     * @throws IllegalArgumentException naming the value when the interval or limit is not positive
+     * @throws StorageException         when the directory cannot be created or another process holds it
+     */
+    public LocalStorage(Path dir, FsyncPolicy policy, Duration interval, long maxPendingBytes) {
+        this(dir, policy, interval, maxPendingBytes, LogConfig.DEFAULT_SEGMENT_BYTES);
+    }
+
+    /**
+     * As {@link #LocalStorage(Path, FsyncPolicy, Duration, long)} with a segment size (tests roll
+     * small segments).
+     *
+     * @param dir             the directory
+     * @param policy          when records are forced
+     * @param interval        the force interval for INTERVAL
+     * @param maxPendingBytes bytes of unacknowledged appends per stream
+     * @param segmentBytes    the size at which a stream's segment rolls
+     */
+    public LocalStorage(Path dir, FsyncPolicy policy, Duration interval, long maxPendingBytes, long segmentBytes) {
+        this.dir = Objects.requireNonNull(dir, "dir").toAbsolutePath();
+        this.policy = Objects.requireNonNull(policy, "policy");
+        if (interval == null || interval.toMillis() < 1) {
+            throw new IllegalArgumentException("interval must be at least 1 ms: interval=" + interval);
+        }
+        if (maxPendingBytes < 1) {
+            throw new IllegalArgumentException("maxPendingBytes must be positive: maxPendingBytes=" + maxPendingBytes);
+        }
+        this.intervalMillis = interval.toMillis();
+        this.maxPendingBytes = maxPendingBytes;
+        this.segmentBytes = segmentBytes;
+        try {
+            Files.createDirectories(this.dir.resolve("streams"));
+            lockChannel = FileChannel.open(this.dir.resolve("LOCK"), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            throw new StorageException("cannot open storage directory " + this.dir + ": " + e, e);
+        }
+        FileLock acquired;
+        try {
+            acquired = lockChannel.tryLock();
+        } catch (IOException | OverlappingFileLockException e) {
+            acquired = null;
+        }
+        if (acquired == null) {
+            closeQuietly(lockChannel);
+            throw new StorageException("storage directory " + this.dir + " is in use by another broker (LOCK held)");
+        }
+        lock = acquired;
+        saver = Thread.ofPlatform().name("ringbus-storage-saver").daemon(true).start(this::saveLoop);
+    }
+
+    @Override
+    public StoredStream stream(StreamConfig config) {
+        Objects.requireNonNull(config, "config");
+        openLock.lock();
+        try {
+            if (closed) {
+                throw new IllegalStateException("storage closed: " + dir);
+            }
+            LocalStream existing = streams.get(config.name());
+            if (existing != null) {
+                existing.checkSubjects(config);
+                return existing;
+            }
+            LocalStream stream = LocalStream.open(dir.resolve("streams").resolve(config.name()), config, policy,
+                    intervalMillis, maxPendingBytes, segmentBytes);
+            streams.put(config.name(), stream);
+            return stream;
+        } finally {
+            openLock.unlock();
+        }
+    }
+
+    @Override
+    public long maxPendingBytes() {
+        return maxPendingBytes;
+    }
+
+    @Override
+    public String describe() {
+        return "local " + dir + " (" + policy + (policy == FsyncPolicy.INTERVAL ? " " + intervalMillis + " ms" : "")
+                + ")";
+    }
+
+    private void saveLoop() {
+        while (!closed) {
+            // Parked, not slept: an interrupt would close a state file's channel mid-write.
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(STATE_SAVE_MILLIS));
+            for (LocalStream stream : streams.values()) {
+                stream.saveConsumers();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        openLock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        } finally {
+            openLock.unlock();
+        }
+        LockSupport.unpark(saver);
+        try {
+            saver.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (LocalStream stream : streams.values()) {
+            stream.close();
+        }
+        try {
+            lock.release();
+        } catch (IOException e) {
+            LOG.warn("{}: releasing LOCK failed: {}", dir, e.toString());
+        }
+        closeQuietly(lockChannel);
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            LOG.warn("closing {} failed: {}", channel, e.toString());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+}

@@ -1,0 +1,406 @@
+package io.ringbus.core.internal.store;
+
+import io.ringbus.core.ConsumerConfig;
+import io.ringbus.core.FsyncPolicy;
+import io.ringbus.core.Headers;
+import io.ringbus.core.PublishAck;
+import io.ringbus.core.StorageException;
+import io.ringbus.core.StoredMessage;
+import io.ringbus.core.StoredStream;
+import io.ringbus.core.StreamConfig;
+import io.ringbus.core.StreamConsumer;
+import io.ringbus.core.StreamInfo;
+import io.ringbus.core.internal.SubjectPattern;
+import io.ringbus.core.internal.log.LogConfig;
+import io.ringbus.core.internal.log.LogReader;
+import io.ringbus.core.internal.log.LogRecord;
+import io.ringbus.core.internal.log.LogStats;
+import io.ringbus.core.internal.log.SegmentLog;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One stream of the {@link LocalStorage}: a {@link SegmentLog} under {@code <dir>/log}, the pattern
+ * it stores in {@code <dir>/subjects}, and its consumers' positions under {@code <dir>/consumers}.
+ *
+ * <p><b>Acknowledgements.</b> An append is written under the append lock and queued with its
+ * future in sequence order; the log's flusher tells how far the log is durable and the futures up
+ * to there complete (on the flusher thread), releasing their bytes from the pending budget.
+ *
+ * <p>Thread-safe.
+ */
+final class LocalStream implements StoredStream {
+    static final String MSG_ID = "Nats-Msg-Id";
+
+    private final Path dir;
+    private final StreamConfig config;
+    private final SubjectPattern pattern;
+    private final SegmentLog log;
+    private final FsyncPolicy policy;
+    private final long maxPendingBytes;
+    private final ReentrantLock appendLock = new ReentrantLock();
+    private final Duplicates duplicates;
+    private final ReentrantLock ackLock = new ReentrantLock();
+    private final Condition room = ackLock.newCondition();
+    /** Appended, not yet durable; in sequence order. Guarded by {@link #ackLock}. */
+    private final ArrayDeque<PendingAck> pending = new ArrayDeque<>();
+    private final AtomicLong pendingBytes = new AtomicLong();
+    private final Map<String, ConsumerState> consumers = new ConcurrentHashMap<>();
+    /** The per-subject limit, or null when the stream has none. */
+    private final SubjectHistory history;
+    /** The log's last sequence as recovered at open, before this process appended. */
+    private final long recoveredLastSequence;
+    private volatile IOException failure;
+    /** The last subject found to match the pattern (a benign race: any value checked is valid). */
+    private volatile String lastChecked;
+    private volatile boolean closed;
+
+    private record PendingAck(long sequence, int bytes, CompletableFuture<PublishAck> future) {
+    }
+
+    private LocalStream(Path dir, StreamConfig config, SegmentLog log, FsyncPolicy policy, long maxPendingBytes) {
+        this.dir = dir;
+        this.config = config;
+        this.pattern = SubjectPattern.parse(config.subjects());
+        this.log = log;
+        this.policy = policy;
+        this.maxPendingBytes = maxPendingBytes;
+        this.duplicates = new Duplicates(config.duplicateWindow().toMillis());
+        this.history = config.maxMessagesPerSubject() > 0 ? new SubjectHistory(config.maxMessagesPerSubject()) : null;
+        this.recoveredLastSequence = log.lastSequence();
+        log.onDurable(this::durable);
+    }
+
+    static LocalStream open(Path dir, StreamConfig config, FsyncPolicy policy, long intervalMillis,
+                            long maxPendingBytes, long segmentBytes) {
+        try {
+            Files.createDirectories(dir.resolve("consumers"));
+            Path subjects = dir.resolve("subjects");
+            if (Files.exists(subjects)) {
+                String stored = Files.readString(subjects, StandardCharsets.UTF_8).trim();
+                if (!stored.equals(config.subjects())) {
+                    throw new IllegalArgumentException("stream '" + config.name() + "' stores '" + stored
+                            + "', not '" + config.subjects() + "'");
+                }
+            } else {
+                Files.writeString(subjects, config.subjects() + "\n", StandardCharsets.UTF_8);
+            }
+        } catch (IOException e) {
+            throw new StorageException("cannot open stream '" + config.name() + "' in " + dir + ": " + e, e);
+        }
+        LogConfig logConfig = LogConfig.builder().policy(policy).intervalMillis(intervalMillis)
+                .segmentBytes(segmentBytes)
+                .maxBytes(Math.max(0, config.maxBytes())).maxRecords(Math.max(0, config.maxMessages()))
+                .maxAge(config.maxAge() == null ? Duration.ZERO : config.maxAge()).build();
+        SegmentLog log;
+        try {
+            log = SegmentLog.open(dir.resolve("log"), logConfig);
+        } catch (UncheckedIOException e) {
+            throw new StorageException("cannot open stream '" + config.name() + "': " + e.getMessage(), e);
+        }
+        LocalStream stream = new LocalStream(dir, config, log, policy, maxPendingBytes);
+        stream.duplicates.rebuild(log, config.duplicateWindow().toMillis());
+        if (stream.history != null) {
+            stream.history.rebuild(log);
+        }
+        return stream;
+    }
+
+    void checkSubjects(StreamConfig other) {
+        if (!other.subjects().equals(config.subjects())) {
+            throw new IllegalArgumentException("stream '" + config.name() + "' stores '" + config.subjects()
+                    + "', not '" + other.subjects() + "'");
+        }
+    }
+
+    @Override
+    public StreamConfig config() {
+        return config;
+    }
+
+    SegmentLog log() {
+        return log;
+    }
+
+    /** @return the log's last sequence when it was opened: what a crash left, before any append of this process */
+    long recoveredLastSequence() {
+        return recoveredLastSequence;
+    }
+
+    @Override
+    public CompletableFuture<PublishAck> append(String subject, Headers headers, byte[] payload, String msgId) {
+        return append(subject, headers, payload, msgId, true);
+    }
+
+    @Override
+    public CompletableFuture<PublishAck> tryAppend(String subject, Headers headers, byte[] payload, String msgId) {
+        return append(subject, headers, payload, msgId, false);
+    }
+
+    private CompletableFuture<PublishAck> append(String subject, Headers headers, byte[] payload, String msgId,
+                                                 boolean wait) {
+        if (!subject.equals(lastChecked)) {
+            checkSubject(subject);
+        }
+        byte[] body = payload == null ? new byte[0] : payload;
+        Headers h = headers == null ? Headers.EMPTY : headers;
+        if (msgId != null && !msgId.equals(h.first(MSG_ID))) {
+            Headers.Builder with = Headers.builder();
+            for (String name : h.names()) {
+                for (String value : h.all(name)) {
+                    with.add(name, value);
+                }
+            }
+            h = with.add(MSG_ID, msgId).build();
+        }
+        byte[] headerBlock = h.isEmpty() ? null : h.toNatsBlock();
+        int bytes = body.length + (headerBlock == null ? 0 : headerBlock.length) + subject.length();
+        if (!reserve(bytes, wait)) {
+            return null;
+        }
+        CompletableFuture<PublishAck> future = new CompletableFuture<>();
+        long sequence;
+        appendLock.lock();
+        try {
+            checkOpen();
+            IOException failed = failure;
+            if (failed != null) {
+                release(bytes);
+                return CompletableFuture.failedFuture(new StorageException("stream '" + config.name()
+                        + "' stores nothing more after a failed fsync: " + failed, failed));
+            }
+            if (msgId != null) {
+                long earlier = duplicates.sequenceOf(msgId, System.currentTimeMillis());
+                if (earlier > 0) {
+                    release(bytes);
+                    return CompletableFuture.completedFuture(new PublishAck(config.name(), earlier, true));
+                }
+            }
+            try {
+                sequence = log.append(subject, headerBlock, body);
+            } catch (UncheckedIOException e) {
+                release(bytes);
+                return CompletableFuture.failedFuture(new StorageException("stream '" + config.name()
+                        + "': append to '" + subject + "' failed: " + e.getMessage(), e));
+            } catch (RuntimeException e) {
+                release(bytes);
+                throw e;
+            }
+            if (msgId != null) {
+                duplicates.remember(msgId, sequence, System.currentTimeMillis());
+            }
+            if (history != null) {
+                history.appended(subject, sequence);
+            }
+            ackLock.lock();
+            try {
+                pending.addLast(new PendingAck(sequence, bytes, future));
+            } finally {
+                ackLock.unlock();
+            }
+        } finally {
+            appendLock.unlock();
+        }
+        // ALWAYS acknowledges after the fsync that covers the record (group commit); INTERVAL and OS
+        // once it is written (as nats-server's sync_interval and Kafka's flush.ms): the flusher forces
+        // INTERVAL's log every interval, so a power loss loses at most that window.
+        log.requestDurable(sequence);
+        complete(policy == FsyncPolicy.ALWAYS ? log.durableSequence() : sequence, null);
+        for (ConsumerState consumer : consumers.values()) {
+            consumer.wake();
+        }
+        return future;
+    }
+
+    /** Checks a subject against the stream's pattern, splitting it; remembered, as a publisher repeats its subject. */
+    private void checkSubject(String subject) {
+        if (!pattern.matches(SubjectPattern.literalTokens(subject, "subject"))) {
+            throw new IllegalArgumentException("subject '" + subject + "' is not stored by stream '" + config.name()
+                    + "' (" + config.subjects() + ")");
+        }
+        lastChecked = subject;
+    }
+
+    private boolean reserve(int bytes, boolean wait) {
+        while (true) {
+            long current = pendingBytes.get();
+            if (current == 0 || current + bytes <= maxPendingBytes) {
+                if (pendingBytes.compareAndSet(current, current + bytes)) {
+                    return true;
+                }
+                continue;
+            }
+            if (!wait) {
+                return false;
+            }
+            checkOpen();
+            ackLock.lock();
+            try {
+                if (pendingBytes.get() + bytes > maxPendingBytes && pendingBytes.get() != 0) {
+                    room.await(1, TimeUnit.MILLISECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StorageException("interrupted waiting for room in stream '" + config.name() + "'", e);
+            } finally {
+                ackLock.unlock();
+            }
+        }
+    }
+
+    private void release(int bytes) {
+        pendingBytes.addAndGet(-bytes);
+    }
+
+    /** The log's flusher: everything up to {@code durable} is on the disk (or an fsync failed). */
+    private void durable(long durable, IOException error) {
+        if (error != null) {
+            failure = error;
+        }
+        complete(durable, error);
+    }
+
+    private void complete(long durable, IOException error) {
+        List<PendingAck> done = null;
+        ackLock.lock();
+        try {
+            while (!pending.isEmpty() && (pending.peekFirst().sequence <= durable || error != null)) {
+                PendingAck ack = pending.pollFirst();
+                pendingBytes.addAndGet(-ack.bytes);
+                if (done == null) {
+                    done = new ArrayList<>();
+                }
+                done.add(ack);
+            }
+            if (done != null) {
+                room.signalAll();
+            }
+        } finally {
+            ackLock.unlock();
+        }
+        if (done != null) {
+            for (PendingAck ack : done) {
+                if (ack.sequence <= durable) {
+                    ack.future.complete(new PublishAck(config.name(), ack.sequence, false));
+                } else {
+                    ack.future.completeExceptionally(new StorageException("stream '" + config.name()
+                            + "': sequence " + ack.sequence + " not durable, fsync failed: " + error, error));
+                }
+            }
+        }
+    }
+
+    @Override
+    public StreamConsumer consumer(ConsumerConfig consumerConfig) {
+        checkOpen();
+        ConsumerState state = consumers.computeIfAbsent(consumerConfig.durableName(),
+                name -> ConsumerState.open(this, dir.resolve("consumers").resolve(name + ".state"), consumerConfig,
+                        policy != FsyncPolicy.OS));
+        state.checkFilter(consumerConfig);
+        return new LocalConsumer(state);
+    }
+
+    /** @return whether the per-subject limit removed {@code sequence} (readers skip it) */
+    boolean isSuperseded(long sequence) {
+        return history != null && history.isSuperseded(sequence);
+    }
+
+    /** @return the record at {@code sequence} as a delivery, or null if retention deleted it */
+    StoredMessage read(long sequence, int deliveries) {
+        if (isSuperseded(sequence)) {
+            return null;
+        }
+        LogRecord record = log.reader(sequence).next();
+        return record == null || record.sequence() != sequence ? null : toMessage(record, deliveries);
+    }
+
+    StoredMessage toMessage(LogRecord record, int deliveries) {
+        Headers headers = record.headersLength() == 0 ? null : Headers.fromNatsBlock(record.copyHeaders());
+        return new StoredMessage(config.name(), record.sequence(), record.timestampMillis(), deliveries,
+                record.subject(), headers, record.copyPayload(), null);
+    }
+
+    LogReader reader(long fromSequence) {
+        return log.reader(fromSequence);
+    }
+
+    @Override
+    public StreamInfo info() {
+        LogStats stats = log.stats();
+        long superseded = history == null ? 0 : history.supersededCount();
+        return new StreamInfo(config.name(), stats.records() - superseded, stats.bytes(), stats.firstSequence(),
+                stats.lastSequence());
+    }
+
+    void saveConsumers() {
+        if (history != null) {
+            history.retainFrom(log.firstSequence());
+        }
+        for (ConsumerState consumer : consumers.values()) {
+            consumer.saveIfChanged();
+        }
+        if (config.retention() == StreamConfig.Retention.WORK_QUEUE) {
+            compactConsumed();
+        }
+    }
+
+    /**
+     * A work queue: deletes the segments every consumer acknowledged. Only when every consumer that
+     * has a state file is open here (one not opened yet may still need the records).
+     */
+    private void compactConsumed() {
+        if (consumers.isEmpty()) {
+            return;
+        }
+        try (var files = Files.list(dir.resolve("consumers"))) {
+            boolean allOpen = files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".state"))
+                    .allMatch(n -> consumers.containsKey(n.substring(0, n.length() - ".state".length())));
+            if (!allOpen) {
+                return;
+            }
+        } catch (IOException e) {
+            return; // try again at the next save
+        }
+        long floor = Long.MAX_VALUE;
+        for (ConsumerState consumer : consumers.values()) {
+            floor = Math.min(floor, consumer.stats().ackFloor());
+        }
+        log.compactThrough(floor);
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("stream closed: " + config.name());
+        }
+    }
+
+    void close() {
+        appendLock.lock();
+        try {
+            closed = true;
+        } finally {
+            appendLock.unlock();
+        }
+        for (ConsumerState consumer : consumers.values()) {
+            consumer.close();
+        }
+        log.close();
+        complete(policy == FsyncPolicy.OS ? log.lastSequence() : log.durableSequence(),
+                failure != null ? failure : new IOException("stream closed"));
+    }
+}

@@ -1,0 +1,100 @@
+package io.ringbus.core.internal.store;
+
+import io.ringbus.core.internal.log.LogReader;
+import io.ringbus.core.internal.log.LogRecord;
+import io.ringbus.core.internal.log.SegmentLog;
+
+import java.util.ArrayDeque;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A stream's per-subject limit (JetStream's {@code max_msgs_per_subject}): the last {@code limit}
+ * sequences of each subject are kept; older ones are marked superseded, and readers skip them as if
+ * deleted. The log stays append-only: superseded records leave the disk with their segment (by the
+ * stream's other limits). Memory: the kept sequences per subject, plus one bit per record since the
+ * oldest retained one.
+ *
+ * <p>Rebuilt at open by reading the whole log (only streams with this limit pay that).
+ *
+ * <p>Thread-safe: appends (under the stream's append lock) and readers meet under {@link #lock}.
+ */
+final class SubjectHistory {
+    private final long limit;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<String, ArrayDeque<Long>> kept = new HashMap<>();
+    private final BitSet superseded = new BitSet();
+    private long base = 1;
+    private long supersededCount;
+
+    SubjectHistory(long limit) {
+        this.limit = limit;
+    }
+
+    void rebuild(SegmentLog log) {
+        base = log.firstSequence();
+        LogReader reader = log.reader(1);
+        for (LogRecord record = reader.next(); record != null; record = reader.next()) {
+            appended(record.subject(), record.sequence());
+        }
+    }
+
+    /** Records an append; marks the subject's oldest kept sequence superseded past the limit. */
+    void appended(String subject, long sequence) {
+        lock.lock();
+        try {
+            ArrayDeque<Long> sequences = kept.computeIfAbsent(subject, s -> new ArrayDeque<>());
+            sequences.addLast(sequence);
+            if (sequences.size() > limit) {
+                long old = sequences.pollFirst();
+                if (old >= base) {
+                    superseded.set((int) (old - base));
+                    supersededCount++;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean isSuperseded(long sequence) {
+        lock.lock();
+        try {
+            return sequence >= base && superseded.get((int) (sequence - base));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return superseded records still retained */
+    long supersededCount() {
+        lock.lock();
+        try {
+            return supersededCount;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Forgets what lies below {@code firstRetained} (retention deleted it), keeping the bitmap small. */
+    void retainFrom(long firstRetained) {
+        lock.lock();
+        try {
+            if (firstRetained - base < 1 << 16) {
+                return;
+            }
+            int shift = (int) (firstRetained - base);
+            supersededCount -= superseded.get(0, shift).cardinality();
+            BitSet rest = superseded.get(shift, Math.max(shift, superseded.length()));
+            superseded.clear();
+            superseded.or(rest);
+            base = firstRetained;
+            kept.values().forEach(q -> q.removeIf(s -> s < firstRetained));
+            kept.values().removeIf(ArrayDeque::isEmpty);
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package io.ringbus.server.internal;
+
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+import io.ringbus.server.ServerConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.net.ssl.SSLException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The server's TLS context, rebuilt from the certificate, key and CA files when they change (or
+ * when asked, on SIGHUP): each new connection takes the context current when it is accepted, so
+ * a reload never touches an established connection.
+ *
+ * <p>Provider: the JDK's ({@code SSLEngine}); netty-tcnative (OpenSSL) is not on the class path.
+ * Protocols: TLS 1.3 and 1.2 only. Keys: PEM, PKCS#8 ({@code BEGIN PRIVATE KEY}, RSA or EC),
+ * as Netty's {@link SslContextBuilder#forServer(java.io.File, java.io.File)} reads without
+ * BouncyCastle; a PKCS#1 {@code BEGIN RSA PRIVATE KEY} is refused with a message naming the file.
+ *
+ * <p>Thread-safe: {@link #current()} is a volatile read, from any event loop; {@link #reload()}
+ * and {@link #reloadIfChanged()} are serialised by a lock and never run on an event loop.
+ */
+final class ReloadingSslContext {
+    private static final Logger LOG = LoggerFactory.getLogger(ReloadingSslContext.class);
+    /** The protocols offered: nothing older than TLS 1.2, as nats-server. */
+    static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
+
+    private final ServerConfig config;
+    private final ReentrantLock lock = new ReentrantLock();
+    private volatile SslContext current;
+    /** Modification times and sizes of the files {@link #current} was built from. */
+    private List<Long> stamps;
+
+    /**
+     * Builds the first context.
+     *
+     * @throws IllegalArgumentException naming the files when they cannot be read as PEM
+     */
+    ReloadingSslContext(ServerConfig config) {
+        this.config = config;
+        this.stamps = stamps();
+        this.current = build(config);
+    }
+
+    /** @return the context for a connection accepted now */
+    SslContext current() {
+        return current;
+    }
+
+    /**
+     * Rebuilds the context from the files; on a bad file the old context stays and the error is
+     * logged.
+     *
+     * @return whether a new context is in use
+     */
+    boolean reload() {
+        lock.lock();
+        try {
+            List<Long> before = stamps();
+            current = build(config);
+            stamps = before;
+            LOG.info("TLS: certificate reloaded from {} (new connections use it)", config.tlsCertFile());
+            return true;
+        } catch (IllegalArgumentException e) {
+            LOG.warn("TLS: reload failed, the previous certificate stays in use: {}", e.getMessage());
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Reloads when a file's modification time or size changed since the last build. */
+    void reloadIfChanged() {
+        lock.lock();
+        try {
+            List<Long> now = stamps();
+            if (!now.equals(stamps)) {
+                // Whatever the outcome, the same files are not tried again until they change.
+                stamps = now;
+                reload();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private List<Long> stamps() {
+        List<Long> list = new ArrayList<>(6);
+        for (Path file : new Path[] {config.tlsCertFile(), config.tlsKeyFile(), config.tlsCaFile()}) {
+            try {
+                list.add(file == null ? 0 : Files.getLastModifiedTime(file).toMillis());
+                list.add(file == null ? 0 : Files.size(file));
+            } catch (IOException e) {
+                list.add(-1L); // missing for now (being replaced): a change once it is back
+                list.add(-1L);
+            }
+        }
+        return list;
+    }
+
+    /**
+     * @return a server context from the config's files
+     * @throws IllegalArgumentException naming the files when they cannot be used
+     */
+    static SslContext build(ServerConfig config) {
+        try {
+            SslContextBuilder builder = SslContextBuilder
+                    .forServer(config.tlsCertFile().toFile(), config.tlsKeyFile().toFile())
+                    .sslProvider(SslProvider.JDK)
+                    .protocols(PROTOCOLS)
+                    .clientAuth(config.tlsVerify() ? ClientAuth.REQUIRE : ClientAuth.NONE);
+            if (config.tlsCaFile() != null) {
+                builder.trustManager(config.tlsCaFile().toFile());
+            }
+            return builder.build();
+        } catch (SSLException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("TLS: cannot use tls.cert_file " + config.tlsCertFile()
+                    + ", tls.key_file " + config.tlsKeyFile()
+                    + (config.tlsCaFile() == null ? "" : ", tls.ca_file " + config.tlsCaFile())
+                    + " (PEM certificates and a PKCS#8 key expected): " + rootMessage(e), e);
+        }
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == e ? String.valueOf(e.getMessage()) : e.getMessage() + ": " + root;
+    }
+}

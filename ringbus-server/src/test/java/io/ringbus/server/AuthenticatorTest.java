@@ -1,0 +1,119 @@
+package io.ringbus.server;
+
+import io.nats.client.Connection;
+import io.nats.client.Nats;
+import io.nats.client.Options;
+import io.ringbus.core.Scope;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The authentication plug-in: asked about clients no configured credential matches, off the event
+ * loops; its identity's scope applies; a refusal, a throw or a late answer is an authorization
+ * violation; a slow plug-in holds up nobody else.
+ */
+class AuthenticatorTest {
+    private ServerUnderTest server;
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private Connection connect(String user, String password) throws Exception {
+        return Nats.connect(new Options.Builder().server(server.url()).userInfo(user, password).maxReconnects(0)
+                .connectionTimeout(Duration.ofSeconds(5)).build());
+    }
+
+    @Test
+    void thePluginDecidesWhoAClientIsAndItsScopeApplies() throws Exception {
+        List<AuthRequest> asked = new CopyOnWriteArrayList<>();
+        Authenticator directory = request -> {
+            asked.add(request);
+            boolean known = "carol".equals(request.user()) && "from-ldap".equals(request.password());
+            return CompletableFuture.completedFuture(known ? new Identity("carol", Scope.PRIVATE, null) : null);
+        };
+        server = ServerUnderTest.start(c -> c.token("static-token", Scope.PUBLIC)
+                .authenticator(directory, Duration.ofSeconds(2)));
+        Connection carol = connect("carol", "from-ldap");
+        try {
+            carol.flush(Duration.ofSeconds(2));
+            assertThat(carol.getStatus()).isEqualTo(Connection.Status.CONNECTED);
+        } finally {
+            carol.close();
+        }
+        assertThat(asked).anySatisfy(r -> {
+            assertThat(r.user()).isEqualTo("carol");
+            assertThat(r.remote()).isNotNull();
+            assertThat(r.toString()).doesNotContain("from-ldap");
+        });
+        assertThatThrownBy(() -> connect("carol", "wrong").close()).isInstanceOf(Exception.class);
+    }
+
+    @Test
+    void aThrowingOrLatePluginRefusesAndASlowOneHoldsUpNobodyElse() throws Exception {
+        Authenticator slow = request -> {
+            if ("thrower".equals(request.user())) {
+                throw new IllegalStateException("directory down");
+            }
+            try {
+                Thread.sleep(3_000); // blocks, as a careless plug-in would: on its own virtual thread
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return CompletableFuture.completedFuture(new Identity(request.user(), Scope.PUBLIC, null));
+        };
+        server = ServerUnderTest.start(c -> c.ioThreads(1).token("static-token", Scope.PUBLIC)
+                .authenticator(slow, Duration.ofMillis(500)));
+        assertThatThrownBy(() -> connect("thrower", "x").close()).isInstanceOf(Exception.class);
+        CompletableFuture<Void> late = CompletableFuture.runAsync(() -> {
+            try {
+                connect("sleepy", "x").close();
+                throw new AssertionError("a late plug-in's client was accepted");
+            } catch (Exception e) {
+                // refused after the plug-in's timeout: expected
+            }
+        });
+        Thread.sleep(100); // the slow plug-in is now asked
+        long start = System.nanoTime();
+        Connection other = Nats.connect(new Options.Builder().server(server.url()).token("static-token".toCharArray())
+                .maxReconnects(0).build());
+        try {
+            other.flush(Duration.ofSeconds(2));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the event loop was never held")
+                    .isLessThan(Duration.ofSeconds(2));
+        } finally {
+            other.close();
+        }
+        late.get();
+        assertThat(server.server.stats().authFailures()).isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void aBcryptPasswordIsCheckedOffTheEventLoop() throws Exception {
+        byte[] salt = new byte[16];
+        new java.security.SecureRandom().nextBytes(salt);
+        String hash = org.bouncycastle.crypto.generators.OpenBSDBCrypt.generate("2b", "hunter2".toCharArray(), salt, 10);
+        server = ServerUnderTest.start(c -> c.user("dave", hash, Scope.PUBLIC));
+        Connection dave = connect("dave", "hunter2");
+        try {
+            dave.flush(Duration.ofSeconds(2));
+            assertThat(dave.getStatus()).isEqualTo(Connection.Status.CONNECTED);
+        } finally {
+            dave.close();
+        }
+        assertThatThrownBy(() -> connect("dave", "hunter3").close()).isInstanceOf(Exception.class);
+        assertThatThrownBy(() -> connect("dave", hash).close()).as("the hash itself is no password")
+                .isInstanceOf(Exception.class);
+    }
+}
