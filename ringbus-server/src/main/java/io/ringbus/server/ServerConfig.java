@@ -75,11 +75,23 @@ public final class ServerConfig {
     private final boolean tlsHandshakeFirst;
     private final Duration tlsTimeout;
 
-    /** A user's password and the scope it grants. */
+    /**
+     * A user's password and the scope it grants.
+     *
+     * @param password the password, or its bcrypt hash
+     * @param scope    the scope it grants
+     */
     public record UserCredential(String password, Scope scope) {
+        /** Checks the fields. */
         public UserCredential {
             Objects.requireNonNull(password, "password");
             Objects.requireNonNull(scope, "scope");
+        }
+
+        /** @return whether the password is a bcrypt hash ({@code $2a$}, {@code $2b$}, {@code $2y$}), as NATS allows */
+        public boolean bcrypt() {
+            return password.length() == 60 && (password.startsWith("$2a$") || password.startsWith("$2b$")
+                    || password.startsWith("$2y$"));
         }
 
         @Override

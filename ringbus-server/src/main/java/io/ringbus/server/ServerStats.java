@@ -1,5 +1,9 @@
 package io.ringbus.server;
 
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+
 /**
  * A snapshot of a server's counters.
  *
@@ -13,7 +17,7 @@ package io.ringbus.server;
  * @param bytesIn              bytes read from clients
  * @param bytesOut             MSG/HMSG bytes written to clients (protocol replies not counted)
  * @param slowConsumers        clients dropped for exceeding maxPending
- * @param authFailures         connections closed for bad or missing credentials
+ * @param authFailures         connections closed for bad, missing or late credentials
  * @param permissionViolations PUB/SUB refused by the client's scope or permissions
  * @param protocolErrors       -ERR sent for malformed input (parser errors, invalid subjects, limits)
  * @param publishPauses        times a connection stopped reading because the broker was full
@@ -23,10 +27,17 @@ package io.ringbus.server;
  *                             protocol, closed during the handshake)
  * @param tlsHandshakeTimeouts clients closed for not completing the TLS handshake in time
  * @param tlsPlaintextClients  clients closed for sending plaintext where TLS is required
+ * @param authFailuresByReason {@code authFailures} by reason; every reason present, in declaration order
  */
 public record ServerStats(long connections, long totalConnections, long rejectedConnections, long messagesIn,
                           long messagesOut, long bytesIn, long bytesOut, long slowConsumers, long authFailures,
                           long permissionViolations, long protocolErrors, long publishPauses,
                           long staleConnections, long outboundStalls, long tlsHandshakeFailures,
-                          long tlsHandshakeTimeouts, long tlsPlaintextClients) {
+                          long tlsHandshakeTimeouts, long tlsPlaintextClients,
+                          Map<AuthFailure, Long> authFailuresByReason) {
+    /** Keeps an unmodifiable copy of the map, in the reasons' declaration order. */
+    public ServerStats {
+        authFailuresByReason = authFailuresByReason.isEmpty() ? Map.of()
+                : Collections.unmodifiableMap(new EnumMap<>(authFailuresByReason));
+    }
 }

@@ -9,16 +9,19 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The authentication plug-in: asked about clients no configured credential matches, off the event
- * loops; its identity's scope applies; a refusal, a throw or a late answer is an authorization
- * violation; a slow plug-in holds up nobody else.
+ * The authentication plug-in: the last of the chain of authenticators, asked about clients no
+ * built-in one recognises, off the event loops; its identity's scope applies; a refusal, a throw
+ * or a late answer is an authorization violation counted under its reason; a slow plug-in holds
+ * up nobody else.
  */
 class AuthenticatorTest {
     private ServerUnderTest server;
@@ -115,5 +118,46 @@ class AuthenticatorTest {
         assertThatThrownBy(() -> connect("dave", "hunter3").close()).isInstanceOf(Exception.class);
         assertThatThrownBy(() -> connect("dave", hash).close()).as("the hash itself is no password")
                 .isInstanceOf(Exception.class);
+    }
+
+    @Test
+    void builtInsAnswerFirstAndOnlyClientsNoneOfThemKnowsReachThePlugin() throws Exception {
+        List<String> asked = new CopyOnWriteArrayList<>();
+        Authenticator directory = request -> {
+            asked.add(request.user());
+            return switch (request.user()) {
+                case "erin" -> CompletableFuture.completedFuture(new Identity("erin@ldap", Scope.PUBLIC, null));
+                case "locked" -> CompletableFuture.failedFuture(
+                        new AuthenticationException(AuthFailure.BAD_PASSWORD, "account locked"));
+                case "thrower" -> throw new IllegalStateException("directory down");
+                case "sleepy" -> new CompletableFuture<>(); // never answers
+                default -> CompletableFuture.completedFuture(null);
+            };
+        };
+        server = ServerUnderTest.start(c -> c.monitorPort(0).user("alice", "pw", Scope.PUBLIC)
+                .authenticator(directory, Duration.ofMillis(300)));
+
+        try (RawClient alice = RawClient.connect(server.port());
+             RawClient erin = RawClient.connect(server.port())) {
+            alice.handshake("{\"verbose\":false,\"name\":\"a\",\"user\":\"alice\",\"pass\":\"pw\"}");
+            erin.handshake("{\"verbose\":false,\"name\":\"e\",\"user\":\"erin\",\"pass\":\"x\"}");
+            String connz = new MonitorClient(server.monitorPort()).get("/connz?auth=1", "Authorization",
+                    "Basic " + java.util.Base64.getEncoder().encodeToString("alice:pw".getBytes(UTF_8))).body();
+            assertThat(connz).contains("\"authorized_user\":\"alice\"").contains("\"authorized_user\":\"erin@ldap\"");
+        }
+        for (String user : List.of("alice", "nobody", "locked", "thrower", "sleepy")) {
+            try (RawClient client = RawClient.connect(server.port())) {
+                client.readLine(); // INFO
+                client.send("CONNECT {\"user\":\"" + user + "\",\"pass\":\"wrong\"}\r\nPING\r\n");
+                assertThat(client.readUntilClosed()).as(user).containsExactly("-ERR 'Authorization Violation'");
+            }
+        }
+        assertThat(asked).as("alice is the built-in's: accepted or refused without the plug-in")
+                .containsExactly("erin", "nobody", "locked", "thrower", "sleepy");
+        Map<AuthFailure, Long> reasons = server.server.stats().authFailuresByReason();
+        assertThat(reasons.get(AuthFailure.BAD_PASSWORD)).as("alice's, and the plug-in's own reason").isEqualTo(2);
+        assertThat(reasons.get(AuthFailure.REFUSED)).isEqualTo(1);
+        assertThat(reasons.get(AuthFailure.AUTHENTICATOR_ERROR)).isEqualTo(1);
+        assertThat(reasons.get(AuthFailure.AUTHENTICATOR_TIMEOUT)).isEqualTo(1);
     }
 }

@@ -44,9 +44,9 @@ final class MonitorClient {
         }
     }
 
-    /** GETs a JSON endpoint, checks 200 and the content type, and parses the body. */
-    JsonValue json(String path) {
-        HttpResponse<String> response = get(path);
+    /** GETs a JSON endpoint (with {@code headers}, name and value pairs), checks 200 and the content type, and parses the body. */
+    JsonValue json(String path, String... headers) {
+        HttpResponse<String> response = get(path, headers);
         assertThat(response.statusCode()).as("GET %s: %s", path, response.body()).isEqualTo(200);
         assertThat(response.headers().firstValue("content-type")).hasValue("application/json");
         return JsonParser.parseUnchecked(response.body());

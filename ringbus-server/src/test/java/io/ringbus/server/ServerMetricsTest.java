@@ -142,7 +142,8 @@ class ServerMetricsTest {
             client.expectLine("-ERR 'Permissions Violation for Subscription to \"secret.y\"'");
             client.expectLine("PONG");
 
-            assertThat(counter("ringbus.server.auth.failures")).isEqualTo(1);
+            assertThat(counter("ringbus.server.auth.failures", "reason", "unknown_token")).isEqualTo(1);
+            assertThat(counter("ringbus.server.auth.failures", "reason", "bad_password")).isZero();
             assertThat(counter("ringbus.server.permission.violations")).isEqualTo(2);
             assertThat(counter("ringbus.server.messages.in")).isEqualTo(1);
         }
@@ -205,7 +206,7 @@ class ServerMetricsTest {
                     "ringbus_server_messages_in_total{server=\"edge-2\"} 1",
                     "ringbus_server_messages_out_total{server=\"edge-2\"} 1",
                     "ringbus_server_slow_consumers_total{server=\"edge-2\"} 0",
-                    "ringbus_server_auth_failures_total{server=\"edge-2\"} 0",
+                    "ringbus_server_auth_failures_total{reason=\"unknown_token\",server=\"edge-2\"} 0",
                     "ringbus_server_permission_violations_total{server=\"edge-2\"} 0")) {
                 assertThat(scrape).as("series %s", series).contains("\n" + series);
             }

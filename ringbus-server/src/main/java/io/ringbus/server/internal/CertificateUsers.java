@@ -3,9 +3,6 @@ package io.ringbus.server.internal;
 import javax.naming.InvalidNameException;
 import javax.naming.ldap.LdapName;
 import javax.naming.ldap.Rdn;
-import javax.net.ssl.SSLPeerUnverifiedException;
-import javax.net.ssl.SSLSession;
-import java.security.cert.Certificate;
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -26,23 +23,11 @@ final class CertificateUsers {
     }
 
     /**
-     * @param session the connection's TLS session, or {@code null}
-     * @param users   the configured user names
-     * @return the first configured user the peer certificate names, or {@code null}
+     * @param certificate the verified peer certificate
+     * @param users       the configured user names
+     * @return the first configured user the certificate names, or {@code null}
      */
-    static String userOf(SSLSession session, Set<String> users) {
-        if (session == null) {
-            return null;
-        }
-        Certificate[] chain;
-        try {
-            chain = session.getPeerCertificates();
-        } catch (SSLPeerUnverifiedException e) {
-            return null;
-        }
-        if (chain.length == 0 || !(chain[0] instanceof X509Certificate certificate)) {
-            return null;
-        }
+    static String userOf(X509Certificate certificate, Set<String> users) {
         for (String name : names(certificate)) {
             if (users.contains(name)) {
                 return name;

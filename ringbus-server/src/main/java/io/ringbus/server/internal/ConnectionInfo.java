@@ -25,11 +25,16 @@ import java.util.List;
  * @param subscriptions      active subscriptions; empty unless asked for
  * @param subscriptionCount  active subscriptions
  * @param scope              the client's scope (what the monitor may show of it depends on it)
+ * @param authorizedUser     who the client authenticated as (a user, an NKEY, a certificate's user, a
+ *                           plug-in's identity; {@code "token"} for a token), or {@code null}
+ * @param tlsVersion         the TLS protocol, e.g. {@code TLSv1.3}, or {@code null} without TLS
+ * @param tlsCipherSuite     the TLS cipher suite, or {@code null} without TLS
  */
 public record ConnectionInfo(long cid, String ip, int port, long startMillis, long lastActivityMillis, long rttNanos,
                              long pendingBytes, long inMsgs, long outMsgs, long inBytes, long outBytes, String name,
                              String lang, String version, List<SubscriptionInfo> subscriptions,
-                             int subscriptionCount, Scope scope) {
+                             int subscriptionCount, Scope scope, String authorizedUser, String tlsVersion,
+                             String tlsCipherSuite) {
 
     /**
      * One network subscription.

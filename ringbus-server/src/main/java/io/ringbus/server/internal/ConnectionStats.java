@@ -4,6 +4,7 @@ import io.netty.channel.Channel;
 import io.ringbus.core.Scope;
 import io.ringbus.core.Subscription;
 
+import javax.net.ssl.SSLSession;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
@@ -109,9 +110,10 @@ final class ConnectionStats {
      * Any thread: the connection as the monitor shows it.
      *
      * @param subscriptions the connection's subscriptions by sid (a concurrent map)
+     * @param user          who the client authenticated as, or {@code null}
      */
     ConnectionInfo info(long cid, Channel channel, long pendingBytes, ConnectOptions connect,
-                        Map<String, Subscription> subscriptions, boolean withSubscriptions, Scope scope) {
+                        Map<String, Subscription> subscriptions, boolean withSubscriptions, Scope scope, String user) {
         List<ConnectionInfo.SubscriptionInfo> list = new ArrayList<>();
         int count = 0;
         for (Map.Entry<String, Subscription> entry : subscriptions.entrySet()) {
@@ -124,10 +126,12 @@ final class ConnectionStats {
                 }
             }
         }
+        SSLSession tls = channel == null ? null : TlsPipeline.session(channel);
         InetSocketAddress remote = channel != null && channel.remoteAddress() instanceof InetSocketAddress a ? a : null;
         String ip = remote == null || remote.getAddress() == null ? null : remote.getAddress().getHostAddress();
         return new ConnectionInfo(cid, ip, remote == null ? 0 : remote.getPort(), startMillis, lastActivityMillis(),
                 rttNanos(), pendingBytes, inMsgs(), outMsgs(), inBytes(), outBytes(), connect.name(), connect.lang(),
-                connect.version(), list, count, scope);
+                connect.version(), list, count, scope, user, tls == null ? null : tls.getProtocol(),
+                tls == null ? null : tls.getCipherSuite());
     }
 }

@@ -1,15 +1,5 @@
 package io.ringbus.server.internal;
 
-import java.util.concurrent.Executors;
-import java.util.concurrent.Executor;
-import java.security.cert.X509Certificate;
-import java.security.cert.Certificate;
-import javax.net.ssl.SSLSession;
-import javax.net.ssl.SSLPeerUnverifiedException;
-import io.ringbus.server.Identity;
-import io.ringbus.server.Authenticator;
-import io.ringbus.server.AuthRequest;
-import org.bouncycastle.crypto.generators.OpenBSDBCrypt;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -24,20 +14,25 @@ import io.ringbus.core.ExecutionMode;
 import io.ringbus.core.Headers;
 import io.ringbus.core.MessageHandler;
 import io.ringbus.core.PublishAck;
-import io.ringbus.core.Scope;
 import io.ringbus.core.ScopeViolationException;
 import io.ringbus.core.StorageException;
 import io.ringbus.core.Subject;
 import io.ringbus.core.SubscribeOptions;
 import io.ringbus.core.Subscription;
+import io.ringbus.server.AuthFailure;
+import io.ringbus.server.AuthRequest;
+import io.ringbus.server.Identity;
 import io.ringbus.server.Permissions;
 import io.ringbus.server.ServerConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.SSLSession;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -108,8 +103,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private Client client;
     /** The authenticated user's or token's permissions; {@code null}: only its scope restricts it. */
     private ConnectionPermissions permissions;
-    /** The user name or token {@link #authenticate} found. */
-    private String authenticatedAs;
+    /** Who the client authenticated as ({@code /connz authorized_user}), or {@code null}; read by the monitor. */
+    private volatile String authenticatedAs;
     /** A PUB already permitted that waits to be retried (its reply grant must not be used twice). */
     private String permittedRetry;
     /** Publishes to durable subjects not yet stored, and the PONGs that wait for them. */
@@ -128,13 +123,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private long pingSentNanos;
     private ScheduledFuture<?> pingTimer;
     private ScheduledFuture<?> authTimer;
-    /** Where the authentication plug-in is asked: virtual threads, never an event loop. */
-    private static final Executor PLUGIN_THREADS = Executors.newThreadPerTaskExecutor(
-            Thread.ofVirtual().name("ringbus-authenticator-", 0).factory());
-    /** The plug-in's answer while it is awaited, or null. Event-loop thread only. */
-    private CompletableFuture<Identity> pluginAuth;
-    /** Set by {@link #authenticate} when the user's password is a bcrypt hash, to be checked off the loop. */
-    private boolean bcryptPending;
+    /** The authenticators' answer while it is awaited off the loop, or null. Event-loop thread only. */
+    private CompletableFuture<AuthChain.Outcome> pendingAuth;
     /** The NKEY nonce sent in this connection's INFO, or null when no NKEY user is configured. */
     private String nonce;
     /** Subscribers this connection's publishes queued deliveries for, to wake at the end of the read. */
@@ -408,45 +398,34 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         }
         ServerConfig config = server.config;
         if (config.authRequired()) {
-            Scope scope;
-            Permissions granted;
-            if (pluginAuth != null) {
-                if (!pluginAuth.isDone()) {
-                    return false; // the plug-in has not answered: this CONNECT comes again once it has
+            AuthChain.Outcome outcome;
+            if (pendingAuth != null) {
+                if (!pendingAuth.isDone()) {
+                    return false; // not answered yet: this CONNECT comes again once it is
                 }
-                Identity identity = pluginAuth.getNow(null);
-                pluginAuth = null;
-                scope = identity == null ? null : identity.scope();
-                granted = identity == null ? null : identity.permissions();
+                outcome = pendingAuth.join();
+                pendingAuth = null;
             } else {
-                bcryptPending = false;
-                scope = authenticate(connect);
-                if (bcryptPending) {
-                    String user = connect.user();
-                    String hash = config.users().get(user).password();
-                    Scope userScope = config.users().get(user).scope();
-                    Permissions userPermissions = config.permissions().get(user);
-                    char[] given = (connect.pass() == null ? "" : connect.pass()).toCharArray();
-                    awaitOffLoop(() -> CompletableFuture.completedFuture(OpenBSDBCrypt.checkPassword(hash, given)
-                            ? new Identity(user, userScope, userPermissions) : null), config.authenticatorTimeout());
+                CompletableFuture<AuthChain.Outcome> answer = server.authChain.authenticate(authRequest(connect));
+                if (!answer.isDone()) {
+                    awaitOffLoop(answer);
                     return false;
                 }
-                if (scope == null && config.authenticator() != null) {
-                    askPlugin(connect, config);
-                    return false;
-                }
-                granted = authenticatedAs == null ? null : config.permissions().get(authenticatedAs);
+                outcome = answer.join();
             }
-            if (scope == null) {
-                server.counters.authFailures.increment();
-                LOG.info("connection {} from {}: authorization violation", id, channel.remoteAddress());
+            Identity identity = outcome.identity();
+            if (identity == null) {
+                server.counters.authFailed(outcome.failure());
+                LOG.info("connection {} from {}: authorization violation ({}: {})", id, channel.remoteAddress(),
+                        outcome.failure().tag(), outcome.detail());
                 closeWith(ProtocolError.AUTHORIZATION_VIOLATION);
                 return true;
             }
-            if (client == null || client.scope() != scope) {
-                client = server.broker.newClient(scope);
+            if (client == null || client.scope() != identity.scope()) {
+                client = server.broker.newClient(identity.scope());
             }
-            permissions = granted == null ? null : new ConnectionPermissions(granted);
+            authenticatedAs = identity.name();
+            permissions = identity.permissions() == null ? null : new ConnectionPermissions(identity.permissions());
             if (authTimer != null) {
                 authTimer.cancel(false);
                 authTimer = null;
@@ -461,11 +440,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         return true;
     }
 
-    /**
-     * Asks the authentication plug-in on a virtual thread, stops reading until it answers (or its
-     * timeout passes: a refusal), then parses the same CONNECT again on this connection's loop.
-     */
-    private void askPlugin(ConnectOptions connect, ServerConfig config) {
+    /** @return what the client presented: CONNECT's credentials, the nonce, the verified certificate chain */
+    private AuthRequest authRequest(ConnectOptions connect) {
         SSLSession session = TlsPipeline.session(channel);
         List<X509Certificate> chain = new ArrayList<>();
         if (session != null) {
@@ -476,36 +452,21 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
                     }
                 }
             } catch (SSLPeerUnverifiedException e) {
-                // no client certificate: the plug-in sees none
+                // no client certificate
             }
         }
-        AuthRequest request = new AuthRequest(connect.user(), connect.pass(), connect.authToken(), connect.nkey(),
+        return new AuthRequest(connect.user(), connect.pass(), connect.authToken(), connect.nkey(),
                 connect.sig(), nonce, List.copyOf(chain), channel.remoteAddress(), connect.name());
-        Authenticator plugin = config.authenticator();
-        awaitOffLoop(() -> plugin.authenticate(request), config.authenticatorTimeout());
-    }
-
-    /** @return whether a configured password is a bcrypt hash ({@code $2a$}, {@code $2b$}, {@code $2y$}), as NATS allows */
-    private static boolean isBcrypt(String password) {
-        return password.length() == 60 && (password.startsWith("$2a$") || password.startsWith("$2b$")
-                || password.startsWith("$2y$"));
     }
 
     /**
-     * Runs {@code question} on a virtual thread and stops reading until it answers (or {@code timeout}
-     * passes: a refusal); then the same CONNECT is parsed again on this connection's loop.
+     * Stops reading until the authenticators answer off the loop (a plug-in, a bcrypt check);
+     * then the same CONNECT is parsed again on this connection's loop.
      */
-    private void awaitOffLoop(java.util.function.Supplier<java.util.concurrent.CompletionStage<Identity>> question,
-                              java.time.Duration timeout) {
-        pluginAuth = CompletableFuture.supplyAsync(question, PLUGIN_THREADS)
-                .thenCompose(stage -> stage == null ? CompletableFuture.completedFuture(null) : stage)
-                .orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS)
-                .exceptionally(error -> {
-                    LOG.info("connection {}: authentication (plug-in or bcrypt) failed or was late: {}", id, error.toString());
-                    return null;
-                });
+    private void awaitOffLoop(CompletableFuture<AuthChain.Outcome> answer) {
+        pendingAuth = answer;
         channel.config().setAutoRead(false);
-        pluginAuth.whenComplete((identity, error) -> channel.eventLoop().execute(() -> {
+        answer.whenComplete((outcome, error) -> channel.eventLoop().execute(() -> {
             if (closing) {
                 return;
             }
@@ -514,54 +475,6 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
                 channel.config().setAutoRead(true);
             }
         }));
-    }
-
-    private Scope authenticate(ConnectOptions connect) {
-        ServerConfig config = server.config;
-        authenticatedAs = null;
-        if (config.tlsVerifyAndMap()) {
-            // The certificate, verified in the handshake, names the user: no password needed.
-            String user = CertificateUsers.userOf(TlsPipeline.session(channel), config.users().keySet());
-            if (user != null) {
-                authenticatedAs = user;
-                return config.users().get(user).scope();
-            }
-        }
-        if (connect.nkey() != null) {
-            Scope scope = config.nkeys().get(connect.nkey());
-            // Only configured keys (so only valid ones) are decoded; the signature covers this connection's nonce.
-            if (scope == null || !Nkeys.verify(Nkeys.decodeUserKey(connect.nkey()), nonce, connect.sig())) {
-                return null;
-            }
-            authenticatedAs = connect.nkey(); // its permissions, if any, are keyed by the public key
-            return scope;
-        }
-        if (connect.authToken() != null) {
-            byte[] given = connect.authToken().getBytes(StandardCharsets.UTF_8);
-            Scope found = null;
-            for (Map.Entry<String, Scope> token : config.tokens().entrySet()) {
-                // Constant-time compare: no timing hint of how much of a token matched.
-                if (MessageDigest.isEqual(given, token.getKey().getBytes(StandardCharsets.UTF_8))) {
-                    found = token.getValue();
-                    authenticatedAs = token.getKey();
-                }
-            }
-            return found;
-        }
-        if (connect.user() != null) {
-            ServerConfig.UserCredential credential = config.users().get(connect.user());
-            if (credential != null && isBcrypt(credential.password())) {
-                bcryptPending = true; // checked off the event loop: a bcrypt check takes tens of ms
-                return null;
-            }
-            byte[] given = (connect.pass() == null ? "" : connect.pass()).getBytes(StandardCharsets.UTF_8);
-            if (credential != null
-                    && MessageDigest.isEqual(given, credential.password().getBytes(StandardCharsets.UTF_8))) {
-                authenticatedAs = connect.user();
-                return credential.scope();
-            }
-        }
-        return null;
     }
 
     @Override
@@ -976,7 +889,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             return false;
         }
         if (client == null || (server.config.authRequired() && !connectReceived)) {
-            server.counters.authFailures.increment();
+            server.counters.authFailed(AuthFailure.NOT_AUTHENTICATED);
             closeWith(ProtocolError.AUTHORIZATION_VIOLATION);
             return false;
         }
@@ -1082,7 +995,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     ConnectionInfo info(boolean withSubscriptions) {
         Client current = client;
         return stats.info(id, channel, outbound == null ? 0 : outbound.pending(), options, subscriptions,
-                withSubscriptions, current == null ? server.config.noAuthScope() : current.scope());
+                withSubscriptions, current == null ? server.config.noAuthScope() : current.scope(), authenticatedAs);
     }
 
     // ------------------------------------------------------------ timers and slow consumers
@@ -1104,7 +1017,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
 
     private void authTimeout() {
         if (!connectReceived && !closing) {
-            server.counters.authFailures.increment();
+            server.counters.authFailed(AuthFailure.AUTH_TIMEOUT);
             closeWith(ProtocolError.AUTHORIZATION_TIMEOUT);
         }
     }

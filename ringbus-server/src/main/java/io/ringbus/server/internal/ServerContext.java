@@ -20,6 +20,8 @@ public final class ServerContext {
     final Broker broker;
     final ServerConfig config;
     final ServerCounters counters = new ServerCounters();
+    /** The authenticators every connection asks, in order. */
+    final AuthChain authChain;
     final String serverId;
     final AtomicLong clientIds = new AtomicLong();
     /** Capacity of every connection's buffer of incomplete input, bounded by {@code maxInputBuffer}. */
@@ -46,6 +48,7 @@ public final class ServerContext {
     public ServerContext(Broker broker, ServerConfig config) {
         this.broker = broker;
         this.config = config;
+        this.authChain = AuthChain.of(config);
         this.tls = config.tlsEnabled() ? new TlsPipeline(config, counters) : null;
         this.serverId = "RB" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36).toUpperCase();
         counters.activeSubscriptionsFrom(() -> {

@@ -1,7 +1,10 @@
 package io.ringbus.server.internal;
 
+import io.ringbus.server.AuthFailure;
 import io.ringbus.server.ServerStats;
 
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
@@ -17,6 +20,8 @@ public final class ServerCounters {
     final LongAdder bytesOut = new LongAdder();
     final LongAdder slowConsumers = new LongAdder();
     final LongAdder authFailures = new LongAdder();
+    /** {@link #authFailures} by reason, indexed by ordinal. */
+    private final LongAdder[] authFailuresByReason = new LongAdder[AuthFailure.values().length];
     final LongAdder permissionViolations = new LongAdder();
     /** Deliveries a subscribe deny entry withheld from a wildcard subscription. */
     final LongAdder permissionFiltered = new LongAdder();
@@ -44,6 +49,23 @@ public final class ServerCounters {
      */
     private volatile LongSupplier activeSubscriptions = () -> 0;
 
+    ServerCounters() {
+        for (int i = 0; i < authFailuresByReason.length; i++) {
+            authFailuresByReason[i] = new LongAdder();
+        }
+    }
+
+    /** Counts a client refused authentication, in the total and under its reason. */
+    void authFailed(AuthFailure reason) {
+        authFailures.increment();
+        authFailuresByReason[reason.ordinal()].increment();
+    }
+
+    /** @return clients refused for {@code reason} since start */
+    public long authFailures(AuthFailure reason) {
+        return authFailuresByReason[reason.ordinal()].sum();
+    }
+
     /** @param source counts the subscriptions of connected clients that still receive messages */
     void activeSubscriptionsFrom(LongSupplier source) {
         this.activeSubscriptions = source;
@@ -60,7 +82,15 @@ public final class ServerCounters {
                 messagesIn.sum(), messagesOut.sum(), bytesIn.sum(), bytesOut.sum(), slowConsumers.sum(),
                 authFailures.sum(), permissionViolations.sum(), protocolErrors.sum(), publishPauses.sum(),
                 staleConnections.sum(), outboundStalls.sum(), tlsHandshakeFailures.sum(), tlsHandshakeTimeouts.sum(),
-                tlsPlaintextClients.sum());
+                tlsPlaintextClients.sum(), authFailuresByReason());
+    }
+
+    private Map<AuthFailure, Long> authFailuresByReason() {
+        Map<AuthFailure, Long> byReason = new EnumMap<>(AuthFailure.class);
+        for (AuthFailure reason : AuthFailure.values()) {
+            byReason.put(reason, authFailures(reason));
+        }
+        return byReason;
     }
 
     /** @return deliveries withheld from wildcard subscriptions because a subscribe deny entry names the subject */

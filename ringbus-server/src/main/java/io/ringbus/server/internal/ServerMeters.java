@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.ringbus.server.AuthFailure;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -40,8 +41,11 @@ public final class ServerMeters {
         counter("ringbus.server.messages.in", "PUB/HPUB accepted into the broker", counters.messagesIn, tags);
         counter("ringbus.server.messages.out", "MSG/HMSG written to clients", counters.messagesOut, tags);
         counter("ringbus.server.slow.consumers", "clients closed as slow consumers", counters.slowConsumers, tags);
-        counter("ringbus.server.auth.failures", "connections closed for bad, missing or late credentials",
-                counters.authFailures, tags);
+        for (AuthFailure reason : AuthFailure.values()) {
+            meters.add(FunctionCounter.builder("ringbus.server.auth.failures", counters, c -> c.authFailures(reason))
+                    .description("clients refused authentication, by reason").tags(tags.and("reason", reason.tag()))
+                    .register(registry));
+        }
         counter("ringbus.server.permission.violations", "PUB/SUB refused by the client's scope",
                 counters.permissionViolations, tags);
         String tls = "TLS handshakes failed, by reason";

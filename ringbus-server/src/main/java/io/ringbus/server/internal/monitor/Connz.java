@@ -13,7 +13,9 @@ import java.util.Map;
  * {@code subs=1} (subjects) or {@code subs=detail} (subject, qgroup, sid, msgs, cid),
  * {@code sort} (cid, start, subs, pending, msgs_to, msgs_from, bytes_to, bytes_from, last, idle,
  * uptime, rtt; descending except cid and start), {@code offset}, {@code limit} (default 1024),
- * {@code cid} (one connection). Closed connections are not kept ({@code state=open} only).
+ * {@code cid} (one connection), {@code auth=1} (adds {@code authorized_user}). A TLS client shows
+ * {@code tls_version} and {@code tls_cipher_suite}. Closed connections are not kept
+ * ({@code state=open} only).
  */
 final class Connz {
     static final int DEFAULT_LIMIT = 1024;
@@ -40,6 +42,7 @@ final class Connz {
         String subs = Query.string(query, "subs", "");
         boolean detail = subs.equals("detail");
         boolean withSubs = detail || Query.flag(query, "subs");
+        boolean auth = Query.flag(query, "auth");
         String sort = Query.string(query, "sort", "cid");
         Comparator<ConnectionInfo> order = SORTS.get(sort);
         if (order == null) {
@@ -62,12 +65,13 @@ final class Connz {
                 .field("limit", limit);
         json.name("connections").beginArray();
         for (int i = offset; i < all.size() && i < (long) offset + limit; i++) {
-            connection(json, all.get(i), now, withSubs, detail);
+            connection(json, all.get(i), now, withSubs, detail, auth);
         }
         return json.endArray().endObject().toJson();
     }
 
-    private static void connection(JsonResponse json, ConnectionInfo c, long now, boolean withSubs, boolean detail) {
+    private static void connection(JsonResponse json, ConnectionInfo c, long now, boolean withSubs, boolean detail,
+                                   boolean auth) {
         json.beginObject()
                 .field("cid", c.cid())
                 .field("kind", "Client")
@@ -88,6 +92,11 @@ final class Connz {
         optional(json, "name", c.name());
         optional(json, "lang", c.lang());
         optional(json, "version", c.version());
+        optional(json, "tls_version", c.tlsVersion());
+        optional(json, "tls_cipher_suite", c.tlsCipherSuite());
+        if (auth) {
+            optional(json, "authorized_user", c.authorizedUser());
+        }
         if (withSubs && !c.subscriptions().isEmpty()) {
             json.name(detail ? "subscriptions_list_detail" : "subscriptions_list").beginArray();
             for (ConnectionInfo.SubscriptionInfo s : c.subscriptions()) {

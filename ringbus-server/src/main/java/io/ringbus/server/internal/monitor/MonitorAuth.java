@@ -2,6 +2,7 @@ package io.ringbus.server.internal.monitor;
 
 import io.ringbus.core.Scope;
 import io.ringbus.server.ServerConfig;
+import org.bouncycastle.crypto.generators.OpenBSDBCrypt;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -14,7 +15,9 @@ import java.util.Map;
  * {@code Bearer <token>} for a configured token, {@code Basic base64(user:password)} for a
  * configured user. What a credential may read depends on its scope (see {@link MonitorHandler}). Every
  * comparison is constant-time and every token is compared (no early exit), as the NATS port's
- * authentication does, so response times give no hint of how much matched.
+ * authentication does, so response times give no hint of how much matched. A bcrypt password
+ * is checked here, on the monitor's own event loop (tens of milliseconds), only for the user the
+ * request names.
  */
 final class MonitorAuth {
     private final ServerConfig config;
@@ -73,8 +76,10 @@ final class MonitorAuth {
         for (Map.Entry<String, ServerConfig.UserCredential> user : config.users().entrySet()) {
             boolean nameMatches = MessageDigest.isEqual(decoded.substring(0, colon).getBytes(StandardCharsets.UTF_8),
                     user.getKey().getBytes(StandardCharsets.UTF_8));
-            boolean passwordMatches = MessageDigest.isEqual(password,
-                    user.getValue().password().getBytes(StandardCharsets.UTF_8));
+            String stored = user.getValue().password();
+            boolean passwordMatches = nameMatches && user.getValue().bcrypt()
+                    ? OpenBSDBCrypt.checkPassword(stored, decoded.substring(colon + 1).toCharArray())
+                    : MessageDigest.isEqual(password, stored.getBytes(StandardCharsets.UTF_8));
             if (nameMatches & passwordMatches) {
                 found = user.getValue().scope();
             }

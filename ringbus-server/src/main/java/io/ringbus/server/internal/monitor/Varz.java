@@ -6,6 +6,7 @@ import io.ringbus.core.FederationStats;
 import io.ringbus.core.DropReason;
 import io.ringbus.core.StoredStream;
 import io.ringbus.core.StreamInfo;
+import io.ringbus.server.AuthFailure;
 import io.ringbus.server.ServerConfig;
 import io.ringbus.server.ServerStats;
 import io.ringbus.server.internal.ServerContext;
@@ -104,7 +105,12 @@ final class Varz {
                 .field("wire_in_bytes", stats.bytesIn())
                 .field("wire_out_bytes", stats.bytesOut())
                 .field("rejected_connections", stats.rejectedConnections())
-                .field("auth_failures", stats.authFailures())
+                .field("auth_failures", stats.authFailures());
+        json.name("auth_failures_by_reason").beginObject();
+        for (Map.Entry<AuthFailure, Long> reason : stats.authFailuresByReason().entrySet()) {
+            json.field(reason.getKey().tag(), reason.getValue());
+        }
+        json.endObject()
                 .field("tls_handshake_failures", stats.tlsHandshakeFailures())
                 .field("tls_handshake_timeouts", stats.tlsHandshakeTimeouts())
                 .field("tls_plaintext_clients", stats.tlsPlaintextClients())
