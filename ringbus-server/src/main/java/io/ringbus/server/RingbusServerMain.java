@@ -63,6 +63,12 @@ public final class RingbusServerMain implements Callable<Integer> {
             defaultValue = "-2", showDefaultValue = CommandLine.Help.Visibility.NEVER)
     private int httpPort;
 
+    @Option(names = {"--https-port", "--https_port"},
+            description = "monitoring over HTTPS on this port, with the client port's TLS certificate "
+                    + "(instead of --http-port; needs tls.cert_file and tls.key_file)",
+            defaultValue = "-2", showDefaultValue = CommandLine.Help.Visibility.NEVER)
+    private int httpsPort;
+
     @Option(names = {"--http-host"}, description = "address the monitoring port binds (default: 127.0.0.1)")
     private String httpHost;
 
@@ -182,7 +188,10 @@ public final class RingbusServerMain implements Callable<Integer> {
                 serverConfig.host(host);
             }
             if (httpPort != -2) {
-                serverConfig.monitorPort(httpPort);
+                serverConfig.monitorPort(httpPort).monitorTls(false);
+            }
+            if (httpsPort != -2) {
+                serverConfig.monitorPort(httpsPort).monitorTls(true);
             }
             if (httpHost != null) {
                 serverConfig.monitorHost(httpHost);
@@ -294,8 +303,8 @@ public final class RingbusServerMain implements Callable<Integer> {
         if (server.monitorPort() != ServerConfig.MONITOR_OFF) {
             String monitorHost = settings.monitorHost().contains(":") ? "[" + settings.monitorHost() + "]"
                     : settings.monitorHost();
-            LOG.info("monitoring: dashboard at http://{}:{}/ (also /varz /connz /subsz /healthz /metrics){}",
-                    monitorHost, server.monitorPort(), settings.authRequired() ? ", credentials required" : "");
+            LOG.info("monitoring: dashboard at {}://{}:{}/ (also /varz /connz /subsz /healthz /metrics){}",
+                    settings.monitorTls() ? "https" : "http", monitorHost, server.monitorPort(), settings.authRequired() ? ", credentials required" : "");
         }
         stopped.await();
         return 0;

@@ -67,6 +67,7 @@ public final class ServerConfig {
     private final Map<String, Permissions> permissions;
     private final String monitorHost;
     private final int monitorPort;
+    private final boolean monitorTls;
     private final Path tlsCertFile;
     private final Path tlsKeyFile;
     private final Path tlsCaFile;
@@ -123,6 +124,7 @@ public final class ServerConfig {
         this.permissions = Map.copyOf(b.permissions);
         this.monitorHost = b.monitorHost;
         this.monitorPort = b.monitorPort;
+        this.monitorTls = b.monitorTls;
         this.tlsCertFile = b.tlsCertFile;
         this.tlsKeyFile = b.tlsKeyFile;
         this.tlsCaFile = b.tlsCaFile;
@@ -264,6 +266,11 @@ public final class ServerConfig {
         return monitorPort != MONITOR_OFF;
     }
 
+    /** @return whether the monitoring port serves HTTPS, with the client port's TLS material (nats-server's {@code https_port}) */
+    public boolean monitorTls() {
+        return monitorTls;
+    }
+
     /** @return whether clients must use TLS (a certificate and key are configured) */
     public boolean tlsEnabled() {
         return tlsCertFile != null;
@@ -349,6 +356,7 @@ public final class ServerConfig {
         private final Map<String, Permissions> permissions = new LinkedHashMap<>();
         private String monitorHost = "127.0.0.1";
         private int monitorPort = DEFAULT_MONITOR_PORT;
+        private boolean monitorTls;
         private Path tlsCertFile;
         private Path tlsKeyFile;
         private Path tlsCaFile;
@@ -577,6 +585,19 @@ public final class ServerConfig {
         }
 
         /**
+         * Serves the monitoring port over HTTPS with the client port's certificate, key and (with
+         * {@code tlsVerify}) client-certificate check, as nats-server's {@code https_port} does;
+         * reloaded with them. Needs TLS configured.
+         *
+         * @param https whether the monitoring port speaks TLS; default false
+         * @return this
+         */
+        public Builder monitorTls(boolean https) {
+            this.monitorTls = https;
+            return this;
+        }
+
+        /**
          * @param pem the server's certificate chain, PEM; with {@link #tlsKeyFile} every client
          *            must use TLS
          * @return this
@@ -634,6 +655,10 @@ public final class ServerConfig {
             if ((tlsCertFile == null) != (tlsKeyFile == null)) {
                 throw new IllegalArgumentException("TLS needs both a certificate and a key: tlsCertFile="
                         + tlsCertFile + ", tlsKeyFile=" + tlsKeyFile);
+            }
+            if (monitorTls && tlsCertFile == null) {
+                throw new IllegalArgumentException("monitorTls (https_port) needs tlsCertFile and tlsKeyFile: the "
+                        + "monitor serves the client port's certificate");
             }
             if (tlsVerifyAndMap && users.isEmpty()) {
                 throw new IllegalArgumentException("tlsVerifyAndMap needs users for certificates to name");

@@ -31,6 +31,7 @@ import java.util.regex.Pattern;
  * ping_interval, max_pings_out, auth_timeout, write_deadline,    durations ({@link Durations}): 500ms, 2s, 2m, 1h
  * no_auth_scope                                                   PUBLIC | FEDERATED | PRIVATE | ROOT
  * http_host, http_port                                            monitoring; http_port=-1 turns it off
+ * https_port                                                      monitoring over HTTPS (the tls.* material)
  * tls.cert_file, tls.key_file, tls.ca_file                        PEM files (key: PKCS#8); TLS required
  * tls.verify, tls.verify_and_map, tls.handshake_first            true | false
  * tls.timeout                                                     duration of the TLS handshake (2s)
@@ -193,7 +194,8 @@ public final class ConfigFile {
             case "write_deadline" -> server.writeDeadline(Durations.parse(value));
             case "no_auth_scope" -> server.noAuthScope(scope(value));
             case "http_host" -> server.monitorHost(value);
-            case "http_port" -> server.monitorPort(integer(value));
+            case "http_port" -> server.monitorPort(integer(value)).monitorTls(false);
+            case "https_port" -> server.monitorPort(integer(value)).monitorTls(true);
             case "tls.cert_file" -> server.tlsCertFile(Path.of(value));
             case "tls.key_file" -> server.tlsKeyFile(Path.of(value));
             case "tls.ca_file" -> server.tlsCaFile(Path.of(value));

@@ -1,5 +1,7 @@
 package io.ringbus.server.internal;
 
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.ssl.SslHandler;
 import io.ringbus.core.Broker;
 import io.ringbus.server.ServerConfig;
 
@@ -58,6 +60,14 @@ public final class ServerContext {
             }
             return active;
         });
+    }
+
+    /**
+     * Any thread: a TLS handler with the client port's current certificates, for the monitor's
+     * HTTPS; {@code null} without TLS.
+     */
+    public SslHandler newTlsHandler(ByteBufAllocator allocator) {
+        return tls == null ? null : tls.newServerHandler(allocator);
     }
 
     /** @return the counters */

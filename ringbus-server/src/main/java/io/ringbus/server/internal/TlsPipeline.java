@@ -1,5 +1,6 @@
 package io.ringbus.server.internal;
 
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -94,6 +95,14 @@ public final class TlsPipeline implements AutoCloseable {
         handler.setHandshakeTimeoutMillis(timeoutMillis);
         pipeline.addFirst(OUTCOME_HANDLER, outcome);
         pipeline.addFirst(SSL_HANDLER, handler);
+    }
+
+    /**
+     * Any thread: a server-side TLS handler with the current certificates, for another port that
+     * serves the same material (the monitor's HTTPS).
+     */
+    SslHandler newServerHandler(ByteBufAllocator allocator) {
+        return context.current().newHandler(allocator);
     }
 
     /**

@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
  * accepts, answers every request and samples the throughput once a second, so that neither
  * monitoring traffic nor a slow scrape ever runs on the NATS I/O threads. Requests are bounded:
  * request line 4 KiB, headers 8 KiB, body 4 KiB (413 above); a connection idle for 60 s is closed.
+ * With {@code monitorTls} it speaks HTTPS only, with the client port's TLS material.
  */
 public final class MonitorServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MonitorServer.class);
@@ -51,12 +52,16 @@ public final class MonitorServer implements AutoCloseable {
                 sources.storage().orElse(null), sources.streams());
         MonitorHandler handler = new MonitorHandler(view, dashboard());
         this.loop = new NioEventLoopGroup(1, new DefaultThreadFactory("ringbus-monitor", true));
+        boolean https = server.config().monitorTls();
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(loop)
                 .channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
+                        if (https) {
+                            channel.pipeline().addLast(server.newTlsHandler(channel.alloc()));
+                        }
                         channel.pipeline()
                                 .addLast(new ReadTimeoutHandler(IDLE_SECONDS))
                                 .addLast(new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, MAX_BODY_BYTES))
@@ -76,7 +81,8 @@ public final class MonitorServer implements AutoCloseable {
                     + "--no-monitor", e));
         }
         this.port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
-        view.httpPort = port;
+        view.httpPort = https ? 0 : port;
+        view.httpsPort = https ? port : 0;
         loop.scheduleAtFixedRate(() -> {
             try {
                 view.sample();

@@ -33,6 +33,7 @@ final class MonitorView {
     final Map<String, Long> requestCounts = new LinkedHashMap<>();
     final long configLoadMillis = System.currentTimeMillis();
     volatile int httpPort;
+    volatile int httpsPort;
 
     MonitorView(ServerContext server, PrometheusMeterRegistry registry, BlockedHandlerLog blockedHandlers,
                 Supplier<OutboxBacklog> outboxBacklog, Storage storage, List<StoredStream> streams) {

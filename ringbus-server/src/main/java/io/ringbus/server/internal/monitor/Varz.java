@@ -58,7 +58,7 @@ final class Varz {
                 .field("http_host", config.monitorHost())
                 .field("http_port", view.httpPort)
                 .field("http_base_path", "")
-                .field("https_port", 0)
+                .field("https_port", view.httpsPort)
                 .field("auth_timeout", config.authTimeout().toMillis() / 1000.0)
                 .field("max_control_line", ServerConfig.MAX_CONTROL_LINE)
                 .field("max_payload", config.maxPayload())
