@@ -10,6 +10,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.io.IOException;
 
 import static io.ringbus.test.TokenOptionTest.once;
+import static io.ringbus.test.TokenOptionTest.refused;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -27,7 +28,7 @@ class BuilderOptionsTest {
 
     @Test
     void refusesAClientWithoutCredentials() {
-        assertThatThrownBy(() -> Nats.connect(once(SERVER.url()).build()))
+        assertThatThrownBy(() -> Nats.connect(refused(SERVER.url()).build()))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("Authorization Violation");
     }

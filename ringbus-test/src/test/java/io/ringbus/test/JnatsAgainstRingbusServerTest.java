@@ -8,12 +8,14 @@ import io.ringbus.server.ServerConfig;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The annotation's default server, as a jnats user sees it: one server for the class. */
 @SuppressWarnings("try") // jnats Connection.close() throws InterruptedException; the tests declare it
@@ -26,6 +28,11 @@ class JnatsAgainstRingbusServerTest {
     @RingbusUrl
     String instanceUrl;
     static String urlSeenByBeforeAll;
+    private final RingbusServerHandle constructorHandle;
+
+    JnatsAgainstRingbusServerTest(RingbusServerHandle server) {
+        this.constructorHandle = server;
+    }
 
     @BeforeAll
     static void beforeAll(@RingbusUrl String url) {
@@ -36,6 +43,7 @@ class JnatsAgainstRingbusServerTest {
     void injectsOneLoopbackUrlIntoFieldsParametersAndTheHandle(@RingbusUrl String url, RingbusServerHandle server) {
         assertThat(url).isEqualTo("nats://127.0.0.1:" + server.port()).isEqualTo(server.url())
                 .isEqualTo(staticUrl).isEqualTo(instanceUrl).isEqualTo(urlSeenByBeforeAll);
+        assertThat(constructorHandle).isSameAs(server);
         assertThat(server.port()).isPositive().isNotEqualTo(ServerConfig.DEFAULT_PORT);
         assertThat(server.monitorPort()).isEqualTo(ServerConfig.MONITOR_OFF);
     }
@@ -82,5 +90,14 @@ class JnatsAgainstRingbusServerTest {
         }
         assertThat(server.stats().messagesIn()).isPositive();
         assertThat(server.stats().totalConnections()).isPositive();
+    }
+
+    @Test
+    void theJetStreamApiIsNotServed(@RingbusUrl String url) throws Exception {
+        // docs/testing.md says so: a $JS.API request finds no responder
+        try (Connection nats = Nats.connect(url)) {
+            assertThatThrownBy(() -> nats.jetStreamManagement().getAccountStatistics())
+                    .isInstanceOf(IOException.class);
+        }
     }
 }
