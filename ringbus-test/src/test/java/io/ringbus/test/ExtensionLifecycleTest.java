@@ -2,6 +2,9 @@ package io.ringbus.test;
 
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
@@ -52,12 +55,13 @@ class ExtensionLifecycleTest {
     void aBadAnnotationFailsTheClassNamingTheSetting() {
         Events failed = run(UserWithoutPassword.class).containerEvents().failed();
         assertThat(failed.count()).isEqualTo(1);
-        assertThat(failed.list().get(0).getPayload(org.junit.platform.engine.TestExecutionResult.class)
-                .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable).orElseThrow())
+        assertThat(failed.list().get(0).getPayload(TestExecutionResult.class)
+                .flatMap(TestExecutionResult::getThrowable).orElseThrow())
+                .isInstanceOf(ExtensionConfigurationException.class)
                 .hasMessageContaining("user='bob'");
     }
 
-    private static org.junit.platform.testkit.engine.EngineExecutionResults run(Class<?> sample) {
+    private static EngineExecutionResults run(Class<?> sample) {
         return EngineTestKit.engine("junit-jupiter").selectors(selectClass(sample)).execute();
     }
 
