@@ -10,10 +10,12 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.platform.commons.support.AnnotationSupport;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
@@ -162,10 +164,11 @@ public final class RingbusServerExtension implements BeforeAllCallback, BeforeEa
             return settings;
         }
         for (Class<?> c = context.getRequiredTestClass(); c != null; c = c.getEnclosingClass()) {
-            RingbusServerTest annotation = c.getAnnotation(RingbusServerTest.class);
-            if (annotation != null) {
+            // also finds it on a superclass and in an annotation the user composed with it
+            Optional<RingbusServerTest> annotation = AnnotationSupport.findAnnotation(c, RingbusServerTest.class);
+            if (annotation.isPresent()) {
                 try {
-                    return ServerSettings.of(annotation);
+                    return ServerSettings.of(annotation.get());
                 } catch (IllegalArgumentException e) {
                     throw new ExtensionConfigurationException("@RingbusServerTest on " + c.getName() + ": "
                             + e.getMessage(), e);

@@ -3,12 +3,15 @@ package io.ringbus.test;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
 import java.io.IOException;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -59,6 +62,34 @@ class ExtensionLifecycleTest {
                 .flatMap(TestExecutionResult::getThrowable).orElseThrow())
                 .isInstanceOf(ExtensionConfigurationException.class)
                 .hasMessageContaining("user='bob'");
+    }
+
+    @Test
+    void anInstanceFieldExtensionStartsAServerPerMethod() {
+        SEEN.clear();
+        run(InstanceFieldPerMethod.class).testEvents().assertStatistics(stats -> stats.started(1).succeeded(1));
+
+        assertThat(SEEN).hasSize(1);
+        assertRefusesConnections(SEEN.get(0).port());
+    }
+
+    @Test
+    void anInstanceFieldExtensionWithoutPerMethodFailsTheTestSayingWhy() {
+        Events failed = run(InstanceFieldPerClass.class).testEvents().failed();
+        assertThat(failed.count()).isEqualTo(1);
+        assertThat(failed.list().get(0).getPayload(TestExecutionResult.class)
+                .flatMap(TestExecutionResult::getThrowable).orElseThrow())
+                .isInstanceOf(ExtensionConfigurationException.class)
+                .hasMessageContaining("perMethod()");
+    }
+
+    @Test
+    void aComposedAnnotationCarriesTheSettings() {
+        SEEN.clear();
+        run(Composed.class).testEvents().assertStatistics(stats -> stats.started(1).succeeded(1));
+
+        assertThat(SEEN).hasSize(1);
+        assertThat(SEEN.get(0).monitorPort()).isPositive();
     }
 
     private static EngineExecutionResults run(Class<?> sample) {
@@ -113,6 +144,39 @@ class ExtensionLifecycleTest {
     static class UserWithoutPassword {
         @Test
         void neverRuns() {
+        }
+    }
+
+    static class InstanceFieldPerMethod {
+        @RegisterExtension
+        final RingbusServerExtension server = RingbusServerExtension.builder().perMethod().build();
+
+        @Test
+        void getsItsServer(RingbusServerHandle handle) throws IOException {
+            assertThat(handle).isSameAs(server.handle());
+            record(handle);
+        }
+    }
+
+    static class InstanceFieldPerClass {
+        @RegisterExtension
+        final RingbusServerExtension server = RingbusServerExtension.builder().build();
+
+        @Test
+        void neverGetsAServer() {
+        }
+    }
+
+    @Retention(RetentionPolicy.RUNTIME)
+    @RingbusServerTest(monitor = true)
+    @interface MonitoredNats {
+    }
+
+    @MonitoredNats
+    static class Composed {
+        @Test
+        void getsAMonitoredServer(RingbusServerHandle handle) throws IOException {
+            record(handle);
         }
     }
 
