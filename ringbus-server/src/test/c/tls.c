@@ -12,7 +12,7 @@
  * application connecting by name would.
  *
  * nats.c 3.4.1 (Debian's libnats-dev) has no TLS handshake first: natsOptions_TLSHandshakeFirst
- * came in nats.c 3.8. With CLIENTTEST_TLS_FIRST set the program fails every case without
+ * came in a later version (nats-io/nats.c#780). With CLIENTTEST_TLS_FIRST set the program fails every case without
  * connecting (tls_unsupported) rather than quietly connecting after INFO.
  */
 #define _GNU_SOURCE

@@ -12,8 +12,8 @@ package main
 // system's CAs, when the server's INFO says tls_required). nats.go checks the server's host name
 // against the URL's by itself.
 //
-// nats.go 1.22.1 (Debian's golang-github-nats-io-go-nats-dev) has no TLSHandshakeFirst: it came
-// in nats.go 1.31. With CLIENTTEST_TLS_FIRST set the program therefore fails every case without
+// nats.go 1.22.1 (Debian's golang-github-nats-io-go-nats-dev) has no TLSHandshakeFirst: a later
+// version added it (nats-io/nats.go#1433). With CLIENTTEST_TLS_FIRST set the program therefore fails every case without
 // connecting (tlsUnsupported) rather than quietly connecting after INFO.
 
 import (

@@ -9,7 +9,7 @@ import java.util.List;
  * checks the host name only when given one) from the environment ({@code src/test/c/tls.c}).
  *
  * <p>No TLS-first case: Debian's nats.c 3.4.1 has no {@code natsOptions_TLSHandshakeFirst}
- * (nats.c 3.8 added it), so it can only start TLS after INFO; against a {@code handshake_first}
+ * (a later version added it, nats-io/nats.c#780), so it can only start TLS after INFO; against a {@code handshake_first}
  * server it is closed at {@code tls.timeout}, which the contract checks.
  */
 class CTlsTest extends TlsClientContractTest {

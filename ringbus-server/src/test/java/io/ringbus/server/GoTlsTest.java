@@ -7,8 +7,8 @@ import java.util.List;
  * connections take {@code nats.RootCAs} and {@code nats.ClientCert} from the environment
  * ({@code src/test/go/clienttest/tls.go}).
  *
- * <p>No TLS-first case: Debian's nats.go 1.22.1 has no {@code TLSHandshakeFirst} (nats.go 1.31
- * added it), so it can only start TLS after INFO; against a {@code handshake_first} server it is
+ * <p>No TLS-first case: Debian's nats.go 1.22.1 has no {@code TLSHandshakeFirst} (a later version
+ * added it, nats-io/nats.go#1433), so it can only start TLS after INFO; against a {@code handshake_first} server it is
  * closed at {@code tls.timeout}, which the contract checks.
  */
 class GoTlsTest extends TlsClientContractTest {
