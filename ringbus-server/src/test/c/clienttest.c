@@ -382,7 +382,9 @@ static int reconnect(void) {
     natsOptions *opts = NULL;
     natsConnection *nc = NULL;
     natsSubscription *sub = NULL;
-    counter disconnected, reconnected;
+    /* Static: nats.c calls the disconnected callback again, on its own thread, for the close at
+       the end, after this function has returned. */
+    static counter disconnected, reconnected;
     counter_init(&disconnected);
     counter_init(&reconnected);
     CHECK(natsOptions_Create(&opts));

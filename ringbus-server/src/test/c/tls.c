@@ -78,16 +78,15 @@ int tls_reload(void) {
     const char *renewed_ca = setting("CLIENTTEST_TLS_RELOAD_CA");
     if (renewed_ca == NULL)
         return fail("CLIENTTEST_TLS_RELOAD_CA is not set");
-    counter disconnected;
-    counter_init(&disconnected);
     natsOptions *opts = NULL;
     natsConnection *held = NULL, *renewed = NULL;
     natsSubscription *to_held = NULL, *to_renewed = NULL;
     CHECK(natsOptions_Create(&opts));
     CHECK(natsOptions_SetURL(opts, url));
     CHECK(natsOptions_SetTimeout(opts, WAIT_MS));
+    /* Without reconnects a dropped connection is closed for good: its status says so at the end.
+       (No disconnected callback: nats.c also calls it, later, for the close at the end.) */
     CHECK(natsOptions_SetAllowReconnect(opts, false));
-    CHECK(natsOptions_SetDisconnectedCB(opts, on_event, &disconnected));
     CHECK(tls_apply(opts));
     CHECK(natsConnection_Connect(&held, opts));
     natsOptions_Destroy(opts);
@@ -120,10 +119,8 @@ int tls_reload(void) {
         rc = fail("held connection cannot publish after the reload");
     if (rc == 0)
         rc = expect_msg(to_renewed, "c.reload.renewed", "to renewed");
-    if (rc == 0 && counter_get(&disconnected) != 0)
-        rc = fail("held connection was dropped");
     if (rc == 0 && natsConnection_Status(held) != NATS_CONN_STATUS_CONNECTED)
-        rc = fail("held connection is not connected: status %d", (int) natsConnection_Status(held));
+        rc = fail("held connection was dropped: status %d", (int) natsConnection_Status(held));
     natsSubscription_Destroy(to_renewed);
     natsSubscription_Destroy(to_held);
     natsConnection_Destroy(renewed);
