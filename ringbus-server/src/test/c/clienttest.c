@@ -14,7 +14,10 @@
  * The slow-consumer-server case expects the server to drop a subscriber that does not read once
  * its pending output exceeds a limit well below SLOW_PUBLISH_BYTES.
  *
- * Build: gcc -std=c11 -Wall -Wextra -Werror -o clienttest clienttest.c -lnats -lpthread
+ * Connections made with connect_to use TLS as the CLIENTTEST_TLS_* variables say (tls.c), so that
+ * those cases run over TLS; the connect-refused and tls-reload cases are for TLS.
+ *
+ * Build: gcc -std=c11 -Wall -Wextra -Werror -o clienttest clienttest.c tls.c -lnats -lpthread
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -31,16 +34,15 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Bound on every wait for a message, a callback or a socket: turns a hang into a failure. */
-#define WAIT_MS 15000
+#include "clienttest.h"
+
 /* What slow-consumer-server publishes while its raw subscriber reads nothing. */
 #define SLOW_PUBLISH_BYTES (8 * 1024 * 1024)
 
-static const char *url;
+const char *url;
 static char failure[512];
 
-/* Records why the current case failed; returns 1 so that cases can `return fail(...)`. */
-static int fail(const char *format, ...) {
+int fail(const char *format, ...) {
     va_list args;
     va_start(args, format);
     vsnprintf(failure, sizeof failure, format, args);
@@ -48,29 +50,14 @@ static int fail(const char *format, ...) {
     return 1;
 }
 
-#define CHECK(call)                                                                       \
-    do {                                                                                  \
-        natsStatus s_ = (call);                                                           \
-        if (s_ != NATS_OK)                                                                \
-            return fail("%s: %s (%s)", #call, natsStatus_GetText(s_), nats_GetLastError(NULL)); \
-    } while (0)
-
-/* A counter that callbacks raise and the main thread waits on, with a deadline. */
-typedef struct {
-    pthread_mutex_t lock;
-    pthread_cond_t changed;
-    int count;
-    natsStatus last_error;
-} counter;
-
-static void counter_init(counter *c) {
+void counter_init(counter *c) {
     pthread_mutex_init(&c->lock, NULL);
     pthread_cond_init(&c->changed, NULL);
     c->count = 0;
     c->last_error = NATS_OK;
 }
 
-static void counter_add(counter *c, natsStatus err) {
+void counter_add(counter *c, natsStatus err) {
     pthread_mutex_lock(&c->lock);
     c->count++;
     if (err != NATS_OK)
@@ -79,8 +66,7 @@ static void counter_add(counter *c, natsStatus err) {
     pthread_mutex_unlock(&c->lock);
 }
 
-/* Waits until the count reaches `target` or WAIT_MS pass; returns the count. */
-static int counter_await(counter *c, int target) {
+int counter_await(counter *c, int target) {
     struct timespec deadline;
     clock_gettime(CLOCK_REALTIME, &deadline);
     deadline.tv_sec += WAIT_MS / 1000;
@@ -94,7 +80,7 @@ static int counter_await(counter *c, int target) {
     return count;
 }
 
-static int counter_get(counter *c) {
+int counter_get(counter *c) {
     pthread_mutex_lock(&c->lock);
     int count = c->count;
     pthread_mutex_unlock(&c->lock);
@@ -107,7 +93,7 @@ static void on_error(natsConnection *nc, natsSubscription *sub, natsStatus err, 
     counter_add((counter *) closure, err);
 }
 
-static void on_event(natsConnection *nc, void *closure) {
+void on_event(natsConnection *nc, void *closure) {
     (void) nc;
     counter_add((counter *) closure, NATS_OK);
 }
@@ -119,22 +105,21 @@ static void on_count(natsConnection *nc, natsSubscription *sub, natsMsg *msg, vo
     counter_add((counter *) closure, NATS_OK);
 }
 
-/* Connects with no reconnects; `errors` (may be NULL) counts asynchronous errors. */
-static natsStatus connect_to(natsConnection **nc, const char *name, counter *errors) {
+natsStatus connect_to(natsConnection **nc, const char *name, counter *errors) {
     natsOptions *opts = NULL;
     natsStatus s = natsOptions_Create(&opts);
     if (s == NATS_OK) s = natsOptions_SetURL(opts, url);
     if (s == NATS_OK) s = natsOptions_SetName(opts, name);
     if (s == NATS_OK) s = natsOptions_SetTimeout(opts, WAIT_MS);
     if (s == NATS_OK) s = natsOptions_SetAllowReconnect(opts, false);
+    if (s == NATS_OK) s = tls_apply(opts);
     if (s == NATS_OK && errors != NULL) s = natsOptions_SetErrorHandler(opts, on_error, errors);
     if (s == NATS_OK) s = natsConnection_Connect(nc, opts);
     natsOptions_Destroy(opts);
     return s;
 }
 
-/* Reads the next message of a synchronous subscription and checks subject and payload. */
-static int expect_msg(natsSubscription *sub, const char *subject, const char *payload) {
+int expect_msg(natsSubscription *sub, const char *subject, const char *payload) {
     natsMsg *msg = NULL;
     natsStatus s = natsSubscription_NextMsg(&msg, sub, WAIT_MS);
     if (s != NATS_OK)
@@ -397,7 +382,9 @@ static int reconnect(void) {
     natsOptions *opts = NULL;
     natsConnection *nc = NULL;
     natsSubscription *sub = NULL;
-    counter disconnected, reconnected;
+    /* Static: nats.c calls the disconnected callback again, on its own thread, for the close at
+       the end, after this function has returned. */
+    static counter disconnected, reconnected;
     counter_init(&disconnected);
     counter_init(&reconnected);
     CHECK(natsOptions_Create(&opts));
@@ -619,6 +606,8 @@ static const test_case CASES[] = {
     {"odd-subjects", odd_subjects},
     {"slow-consumer-client", slow_consumer_client},
     {"slow-consumer-server", slow_consumer_server},
+    {"connect-refused", connect_refused},
+    {"tls-reload", tls_reload},
 };
 
 int main(int argc, char **argv) {
@@ -627,6 +616,12 @@ int main(int argc, char **argv) {
         return 2;
     }
     url = argv[1];
+    const char *unsupported = tls_unsupported();
+    if (unsupported != NULL) {
+        for (int a = 2; a < argc; a++)
+            printf("FAIL %s: %s\n", argv[a], unsupported);
+        return 1;
+    }
     int failed = 0;
     for (int a = 2; a < argc; a++) {
         const test_case *found = NULL;

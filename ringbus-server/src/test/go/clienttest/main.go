@@ -13,6 +13,9 @@
 // The jetstream-publish case expects a stream on "orders.go.>" (or a wider pattern): GoClientTest
 // starts ringbus with "orders.>" durable; against nats-server, create such a stream first.
 //
+// Every connection uses TLS as the CLIENTTEST_TLS_* variables say (tls.go), so that any case runs
+// over TLS; the connect-refused and tls-reload cases are for TLS (TlsClientContractTest).
+//
 // The slow-consumer-server case expects the server to drop a subscriber that does not read once
 // its pending output exceeds a limit well below slowPublishBytes (GoClientTest starts ringbus with
 // max_pending 64 KiB and a 3 s write deadline).
@@ -60,6 +63,8 @@ func main() {
 		"slow-consumer-client": slowConsumerClient,
 		"slow-consumer-server": slowConsumerServer,
 		"jetstream-publish":    jetStreamPublish,
+		"connect-refused":      connectRefused,
+		"tls-reload":           tlsReload,
 	}
 	names := flag.Args()
 	if len(names) == 0 {
@@ -67,6 +72,12 @@ func main() {
 			names = append(names, name)
 		}
 		sort.Strings(names)
+	}
+	if reason := tlsUnsupported(); reason != "" {
+		for _, name := range names {
+			fmt.Printf("FAIL %s: %s\n", name, reason)
+		}
+		os.Exit(1)
 	}
 	failed := 0
 	for _, name := range names {
@@ -92,7 +103,8 @@ func main() {
 type asyncErrors chan error
 
 func connect(name string, errs asyncErrors, extra ...nats.Option) (*nats.Conn, error) {
-	opts := []nats.Option{nats.Name(name), nats.Timeout(waitTimeout), nats.MaxReconnects(0)}
+	opts := append([]nats.Option{nats.Name(name), nats.Timeout(waitTimeout), nats.MaxReconnects(0)},
+		tlsOptions()...)
 	if errs != nil {
 		opts = append(opts, nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
 			select {

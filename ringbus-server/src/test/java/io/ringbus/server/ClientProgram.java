@@ -12,7 +12,9 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -28,6 +30,9 @@ final class ClientProgram {
     /** What the program printed and how it ended. */
     record Result(int exitCode, String output) {
     }
+
+    /** The build steps that succeeded in this JVM: command, directory and environment. */
+    private static final Set<List<Object>> BUILT = ConcurrentHashMap.newKeySet();
 
     private ClientProgram() {
     }
@@ -79,13 +84,21 @@ final class ClientProgram {
         }
     }
 
-    /** Runs a build step and fails the test with its output unless it exits 0. */
+    /**
+     * Runs a build step and fails the test with its output unless it exits 0. A step that
+     * succeeded once in this JVM is not run again (two test classes drive the same program).
+     */
     static void build(List<String> command, Path directory, Map<String, String> environment)
             throws IOException, InterruptedException {
+        List<Object> key = List.of(command, directory, environment);
+        if (BUILT.contains(key)) {
+            return;
+        }
         Result result = run(command, directory, environment, Duration.ofMinutes(3), line -> { });
         if (result.exitCode() != 0) {
             throw new AssertionError(command + " exited " + result.exitCode() + ":\n" + result.output());
         }
+        BUILT.add(key);
     }
 
     /** @return whether {@code name} is an executable on the PATH */

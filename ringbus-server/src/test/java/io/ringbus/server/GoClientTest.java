@@ -45,6 +45,16 @@ class GoClientTest extends NatsClientContractTest {
 
     @Override
     void buildProgram() throws Exception {
+        buildGoProgram();
+    }
+
+    @Override
+    List<String> command(String url, String caseName) {
+        return goCommand(url, caseName);
+    }
+
+    /** Skips the calling test class (assumption) without go or nats.go, else builds the program once per JVM. */
+    static void buildGoProgram() throws Exception {
         assumeTrue(ClientProgram.onPath("go"), "go is not installed (Debian: golang-go)");
         assumeTrue(Files.isDirectory(NATS_GO), NATS_GO + " is missing (Debian: golang-github-nats-io-go-nats-dev)");
         ClientProgram.build(List.of("go", "build", "-o", BINARY.toString(), "./src/test/go/clienttest"), MODULE,
@@ -52,8 +62,8 @@ class GoClientTest extends NatsClientContractTest {
                         "GOCACHE", MODULE.resolve("target").resolve("go-cache").toString(), "GOFLAGS", ""));
     }
 
-    @Override
-    List<String> command(String url, String caseName) {
+    /** @return the command line that runs the Go program's {@code caseName} against {@code url} */
+    static List<String> goCommand(String url, String caseName) {
         return List.of(BINARY.toString(), "-url", url, caseName);
     }
 

@@ -44,9 +44,7 @@ class NodeClientTest {
 
     @Test
     void nodeNatsClientDoesPubSubAndRequestReplyWithNodeAndInProcessPeers() throws Exception {
-        assumeTrue(nodeVersion() != null, "node is not installed");
-        assumeTrue(Files.isDirectory(PROJECT.resolve("node_modules").resolve("nats")),
-                "no node_modules in " + PROJECT + ": run npm ci --prefix ringbus-server/src/test/node");
+        assumeNodeClient();
 
         server = ServerUnderTest.start();
         SubscribeOptions worker = SubscribeOptions.defaults().mode(ExecutionMode.WORKER);
@@ -75,6 +73,18 @@ class NodeClientTest {
                 .containsExactly("n0", "n1", "n2", "n3", "n4", "n5", "n6", "n7", "n8", "n9");
         assertThat(server.stats().protocolErrors()).isZero();
         assertThat(server.stats().permissionViolations()).isZero();
+    }
+
+    /** Skips the calling test (assumption) without node or the npm nats package; bin/test installs both. */
+    static void assumeNodeClient() {
+        assumeTrue(nodeVersion() != null, "node is not installed");
+        assumeTrue(Files.isDirectory(PROJECT.resolve("node_modules").resolve("nats")),
+                "no node_modules in " + PROJECT + ": run npm ci --prefix ringbus-server/src/test/node");
+    }
+
+    /** @return the command line that runs {@code src/test/node/clienttest.js}'s {@code caseName} against {@code url} */
+    static List<String> nodeCommand(String url, String caseName) {
+        return List.of("node", PROJECT.resolve("clienttest.js").toString(), url, caseName);
     }
 
     private record ProcessResult(int exitCode, String output) {

@@ -11,6 +11,9 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -46,18 +49,63 @@ final class TestCertificates {
      */
     Pair issue(Pair ca, String name, String cn, String san, int days) {
         Pair leaf = files(name);
+        Path csr = request(leaf, name, cn);
+        openssl("x509", "-req", "-in", csr.toString(), "-CA", ca.cert().toString(), "-CAkey", ca.key().toString(),
+                "-CAcreateserial", "-out", leaf.cert().toString(), "-days", Integer.toString(days),
+                "-extfile", extensions(name, san).toString());
+        return bundle(leaf);
+    }
+
+    /**
+     * A certificate valid from {@code notBefore} to {@code notAfter} (whole seconds, UTC): one not
+     * yet valid, or one that expired after a proper validity period. Made with {@code openssl ca},
+     * as OpenSSL 3.0's {@code x509} sets no start date.
+     *
+     * @return a certificate for {@code cn} signed by {@code ca}
+     */
+    Pair issue(Pair ca, String name, String cn, String san, Instant notBefore, Instant notAfter) {
+        Pair leaf = files(name);
+        Path csr = request(leaf, name, cn);
+        Path state = dir.resolve(name + ".ca");
+        Path config = state.resolve("openssl.cnf");
+        try {
+            Files.createDirectories(state);
+            Files.writeString(state.resolve("index.txt"), "");
+            Files.writeString(config, String.join("\n", "[ca]", "default_ca = window", "[window]",
+                    "database = " + state.resolve("index.txt"), "new_certs_dir = " + state, "rand_serial = yes",
+                    "default_md = sha256", "policy = anything", "unique_subject = no", "[anything]",
+                    "commonName = supplied", ""));
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+        DateTimeFormatter utc = DateTimeFormatter.ofPattern("uuuuMMddHHmmss'Z'").withZone(ZoneOffset.UTC);
+        openssl("ca", "-batch", "-notext", "-config", config.toString(), "-cert", ca.cert().toString(),
+                "-keyfile", ca.key().toString(), "-in", csr.toString(), "-out", leaf.cert().toString(),
+                "-startdate", utc.format(notBefore), "-enddate", utc.format(notAfter),
+                "-extfile", extensions(name, san).toString());
+        return bundle(leaf);
+    }
+
+    /** Makes the key of {@code leaf} and a signing request for {@code cn}. */
+    private Path request(Pair leaf, String name, String cn) {
         Path csr = dir.resolve(name + ".csr");
+        openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                "-keyout", leaf.key().toString(), "-out", csr.toString(), "-subj", "/CN=" + cn);
+        return csr;
+    }
+
+    private Path extensions(String name, String san) {
         Path ext = dir.resolve(name + ".ext");
         try {
             Files.writeString(ext, "subjectAltName=" + san + "\n");
         } catch (IOException e) {
             throw new AssertionError(e);
         }
-        openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                "-keyout", leaf.key().toString(), "-out", csr.toString(), "-subj", "/CN=" + cn);
-        openssl("x509", "-req", "-in", csr.toString(), "-CA", ca.cert().toString(), "-CAkey", ca.key().toString(),
-                "-CAcreateserial", "-out", leaf.cert().toString(), "-days", Integer.toString(days),
-                "-extfile", ext.toString());
+        return ext;
+    }
+
+    /** Writes the PKCS#12 bundle of a signed {@code leaf}. */
+    private Pair bundle(Pair leaf) {
         openssl("pkcs12", "-export", "-in", leaf.cert().toString(), "-inkey", leaf.key().toString(),
                 "-out", leaf.p12().toString(), "-passout", "pass:" + PASSWORD);
         return leaf;
