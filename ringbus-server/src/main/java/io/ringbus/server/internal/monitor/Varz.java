@@ -105,6 +105,7 @@ final class Varz {
                 .field("wire_out_bytes", stats.bytesOut())
                 .field("rejected_connections", stats.rejectedConnections())
                 .field("auth_failures", stats.authFailures())
+                .field("tls_provider", server.tls() == null ? null : server.tls().provider())
                 .field("tls_handshake_failures", stats.tlsHandshakeFailures())
                 .field("tls_handshake_timeouts", stats.tlsHandshakeTimeouts())
                 .field("tls_plaintext_clients", stats.tlsPlaintextClients())
