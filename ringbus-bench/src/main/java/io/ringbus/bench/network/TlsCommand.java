@@ -49,7 +49,7 @@ public final class TlsCommand implements Callable<Integer> {
     int runs = 3;
 
     @Option(names = "--warmup", description = "unmeasured runs per case and server first (default: ${DEFAULT-VALUE})")
-    int warmup = 1;
+    int warmup = 2;
 
     @Option(names = "--messages", description = "messages per run at 16 B (default: ${DEFAULT-VALUE})")
     long messages = 500_000;
