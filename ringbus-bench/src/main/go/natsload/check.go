@@ -120,9 +120,10 @@ func (w *watch) first() string {
 	return w.problems[0]
 }
 
-// connect opens a connection that never reconnects and reports every problem to w.
+// connect opens a connection that never reconnects (over TLS with -tls-ca) and reports every
+// problem to w.
 func connect(url, name string, w *watch) (*nats.Conn, error) {
-	return nats.Connect(url, nats.Name(name), nats.NoReconnect(), nats.Timeout(10*time.Second),
+	return nats.Connect(url, append([]nats.Option{nats.Name(name), nats.NoReconnect(), nats.Timeout(10 * time.Second),
 		nats.ReconnectBufSize(-1),
 		nats.ErrorHandler(func(_ *nats.Conn, s *nats.Subscription, err error) {
 			subj := ""
@@ -133,5 +134,5 @@ func connect(url, name string, w *watch) (*nats.Conn, error) {
 		}),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
 			w.add(fmt.Sprintf("%s: disconnected: %v", name, err))
-		}))
+		})}, tlsOptions...)...)
 }

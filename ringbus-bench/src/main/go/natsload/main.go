@@ -14,6 +14,10 @@
 //	            subscriptions, then routing throughput while subscriptions churn
 //	soak        -duration D: mixed publishers, fast, slow and never-reading subscribers,
 //	            connection churn; the fast subscribers must get every message
+//	connect     -connects N -parallel P: connection set-up rate, each connection opened until
+//	            the server answered its first PING, then closed
+//
+// With -tls-ca FILE every connection uses TLS, trusting that CA (the server's name is checked).
 //
 // Payload layout of the counted modes (big-endian): uint32 publisher, uint64 sequence, zeros.
 // Build: GO111MODULE=off GOPATH=<dir>:/usr/share/gocode go build (Debian's golang-go and
@@ -50,13 +54,15 @@ type config struct {
 	stepTimeout   time.Duration
 	routeDuration time.Duration
 	churnConns    int
+	connects      int64
+	parallel      int
 }
 
 func main() {
 	var c config
 	var counts string
 	flag.StringVar(&c.url, "url", "", "server URL, e.g. nats://127.0.0.1:4333 (required)")
-	flag.StringVar(&c.mode, "mode", "throughput", "throughput, reqrep, latency, subs or soak")
+	flag.StringVar(&c.mode, "mode", "throughput", "throughput, reqrep, latency, subs, soak or connect")
 	flag.IntVar(&c.pubs, "pubs", 1, "publisher connections (throughput)")
 	flag.IntVar(&c.subs, "subs", 1, "subscriber connections (throughput); 0 = publish only")
 	flag.IntVar(&c.pairs, "pairs", 0, "N independent publisher->subscriber pairs, each its own subject (throughput)")
@@ -73,9 +79,18 @@ func main() {
 	flag.DurationVar(&c.stepTimeout, "step-timeout", 60*time.Second, "longest one subs step may take")
 	flag.DurationVar(&c.routeDuration, "route-duration", 3*time.Second, "routing measurement, quiet and churning (subs)")
 	flag.IntVar(&c.churnConns, "churn-conns", 4, "connections subscribing and unsubscribing meanwhile (subs)")
+	flag.Int64Var(&c.connects, "connects", 1000, "connections to open and close (connect)")
+	flag.IntVar(&c.parallel, "parallel", 1, "connections being opened at a time (connect)")
+	var tlsCA string
+	flag.StringVar(&tlsCA, "tls-ca", "", "PEM CA file: use TLS on every connection, trusting this CA")
 	flag.Parse()
 	if c.url == "" {
 		fail("-url is required")
+	}
+	if tlsCA != "" {
+		if err := useTLS(tlsCA); err != nil {
+			fail(err.Error())
+		}
 	}
 	for _, s := range strings.Split(counts, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -97,8 +112,10 @@ func main() {
 		result, err = runSubs(c)
 	case "soak":
 		result, err = runSoak(c)
+	case "connect":
+		result, err = runConnect(c)
 	default:
-		fail("unknown mode (throughput, reqrep, latency, subs, soak): mode=" + c.mode)
+		fail("unknown mode (throughput, reqrep, latency, subs, soak, connect): mode=" + c.mode)
 	}
 	if err != nil {
 		// A setup error (cannot connect); verification failures are results, not errors.

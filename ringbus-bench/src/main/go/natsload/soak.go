@@ -187,8 +187,8 @@ func runSoak(c config) (interface{}, error) {
 				return
 			case <-time.After(50 * time.Millisecond):
 			}
-			nc, err := nats.Connect(c.url, nats.Name(fmt.Sprintf("churn-%d", i)), nats.NoReconnect(),
-				nats.Timeout(5*time.Second))
+			nc, err := nats.Connect(c.url, append([]nats.Option{nats.Name(fmt.Sprintf("churn-%d", i)),
+				nats.NoReconnect(), nats.Timeout(5 * time.Second)}, tlsOptions...)...)
 			if err != nil {
 				churnFailed.Add(1)
 				continue

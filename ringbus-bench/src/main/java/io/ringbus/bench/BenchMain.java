@@ -5,6 +5,7 @@ import io.ringbus.bench.chart.ChartCommand;
 import io.ringbus.bench.network.NetworkCommand;
 import io.ringbus.bench.network.SoakCommand;
 import io.ringbus.bench.network.SubsCommand;
+import io.ringbus.bench.network.TlsCommand;
 import io.ringbus.bench.outbox.OutboxCommand;
 import io.ringbus.bench.seed.SeedCommand;
 import io.ringbus.bench.federation.FederationCommand;
@@ -15,7 +16,8 @@ import picocli.CommandLine.Command;
 /**
  * Entry point of {@code ringbus-bench.jar}: the seed scenario, the blocking scenarios, the network
  * scenario (ringbus-server against nats-server), the outbox scenario (relays on PostgreSQL), the
- * storage scenario (the local store against JetStream's file store), JMH, and
+ * storage scenario (the local store against JetStream's file store), the TLS scenario (ringbus-server
+ * against nats-server over TLS), JMH, and
  * {@code chart}, which draws results files as SVG.
  *
  * <pre>
@@ -27,6 +29,7 @@ import picocli.CommandLine.Command;
  * java -jar ringbus-bench.jar soak --duration 3m
  * java -jar ringbus-bench.jar outbox --only THROUGHPUT
  * java -jar ringbus-bench.jar storage --records 10000000 --restart-mib 100,1024
+ * java -jar ringbus-bench.jar tls --json bench-results/tls.json
  * java -jar ringbus-bench.jar jmh PublishBenchmark -prof gc
  * java -jar ringbus-bench.jar chart bench-results/seed.json
  * </pre>
@@ -34,7 +37,7 @@ import picocli.CommandLine.Command;
 @Command(name = "ringbus-bench",
         description = "Runs ringbus side by side with its peers and prints the numbers.",
         subcommands = {SeedCommand.class, BlockingCommand.class, NetworkCommand.class, SubsCommand.class, SoakCommand.class,
-                OutboxCommand.class, StorageCommand.class, FederationCommand.class,
+                OutboxCommand.class, StorageCommand.class, FederationCommand.class, TlsCommand.class,
                 JmhCommand.class, ChartCommand.class})
 public final class BenchMain implements Runnable {
     @CommandLine.Spec
@@ -68,6 +71,6 @@ public final class BenchMain implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required: seed, blocking, network, subs, soak, outbox, storage, federation, jmh or chart");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required: seed, blocking, network, subs, soak, outbox, storage, federation, tls, jmh or chart");
     }
 }

@@ -15,7 +15,6 @@ import io.ringbus.server.internal.FatalErrors;
 import io.ringbus.server.internal.ServerContext;
 import io.ringbus.server.internal.HangupSignal;
 import io.ringbus.server.internal.StorageSettings;
-import io.ringbus.server.internal.TlsPipeline;
 import io.ringbus.server.monitor.BlockedHandlerLog;
 import io.ringbus.server.monitor.MonitorSources;
 import org.slf4j.Logger;
@@ -294,8 +293,8 @@ public final class RingbusServerMain implements Callable<Integer> {
         LOG.info("ringbus-server {} listening on {}:{} ({})", ServerContext.VERSION, settings.host(), server.port(),
                 settings.authRequired() ? "auth required" : "no auth, clients are " + settings.noAuthScope());
         if (settings.tlsEnabled()) {
-            LOG.info("TLS: {}, required{}{}, certificate {} (reloaded on SIGHUP or when the files change)",
-                    TlsPipeline.provider(), settings.tlsVerify() ? ", client certificates verified" : "",
+            LOG.info("TLS: required{}{}, certificate {} (reloaded on SIGHUP or when the files change)",
+                    settings.tlsVerify() ? ", client certificates verified" : "",
                     settings.tlsHandshakeFirst() ? ", handshake first" : "", settings.tlsCertFile());
             HangupSignal.onHangup(server::reloadTls);
         }

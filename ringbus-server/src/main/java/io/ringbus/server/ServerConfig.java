@@ -75,6 +75,7 @@ public final class ServerConfig {
     private final boolean tlsVerifyAndMap;
     private final boolean tlsHandshakeFirst;
     private final Duration tlsTimeout;
+    private final TlsProvider tlsProvider;
 
     /**
      * A user's password and the scope it grants.
@@ -132,6 +133,7 @@ public final class ServerConfig {
         this.tlsVerifyAndMap = b.tlsVerifyAndMap;
         this.tlsHandshakeFirst = b.tlsHandshakeFirst;
         this.tlsTimeout = b.tlsTimeout;
+        this.tlsProvider = b.tlsProvider;
     }
 
     /** @return a builder with the NATS defaults */
@@ -315,6 +317,11 @@ public final class ServerConfig {
         return tlsTimeout;
     }
 
+    /** @return which TLS implementation serves the client port; default {@link TlsProvider#AUTO} */
+    public TlsProvider tlsProvider() {
+        return tlsProvider;
+    }
+
     /** @return whether clients must authenticate */
     public boolean authRequired() {
         return !tokens.isEmpty() || !users.isEmpty() || !nkeys.isEmpty() || authenticator != null;
@@ -364,6 +371,7 @@ public final class ServerConfig {
         private boolean tlsVerifyAndMap;
         private boolean tlsHandshakeFirst;
         private Duration tlsTimeout = DEFAULT_TLS_TIMEOUT;
+        private TlsProvider tlsProvider = TlsProvider.AUTO;
 
         private Builder() {
         }
@@ -643,6 +651,16 @@ public final class ServerConfig {
         /** @param timeout > 0; how long a TLS handshake may take; default 2 s @return this */
         public Builder tlsTimeout(Duration timeout) {
             this.tlsTimeout = positive("tlsTimeout", timeout);
+            return this;
+        }
+
+        /**
+         * @param provider OpenSSL, the JDK, or OpenSSL where it loads ({@link TlsProvider#AUTO},
+         *                 the default)
+         * @return this
+         */
+        public Builder tlsProvider(TlsProvider provider) {
+            this.tlsProvider = Objects.requireNonNull(provider, "tlsProvider");
             return this;
         }
 

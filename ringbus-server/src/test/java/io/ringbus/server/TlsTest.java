@@ -8,9 +8,12 @@ import io.nats.client.Nats;
 import io.nats.client.Options;
 import io.nats.client.Subscription;
 import io.ringbus.testkit.Await;
+import io.netty.handler.ssl.OpenSsl;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -27,11 +30,14 @@ import java.util.function.UnaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * TLS on the client port against jnats and plain JDK sockets: TLS after INFO and TLS first,
  * mutual TLS, the certificate checks a client makes (CA, expiry, host name), plaintext and slow
- * clients refused and counted, and a certificate reload that keeps connected clients.
+ * clients refused and counted, and a certificate reload that keeps connected clients. The tests
+ * of the server's side run with each {@link TlsProvider}: OpenSSL (netty-tcnative, which must
+ * load on Linux x86-64) and the JDK's.
  */
 @SuppressWarnings("try") // jnats Connection.close() throws InterruptedException; the tests declare it
 class TlsTest {
@@ -55,13 +61,37 @@ class TlsTest {
     }
 
     private static ServerUnderTest tlsServer(TestCertificates.Pair cert, UnaryOperator<ServerConfig.Builder> more) {
-        return ServerUnderTest.start(b -> more.apply(b.tlsCertFile(cert.cert()).tlsKeyFile(cert.key())));
+        return tlsServer(TlsProvider.AUTO, cert, more);
+    }
+
+    private static ServerUnderTest tlsServer(TlsProvider provider, TestCertificates.Pair cert,
+                                             UnaryOperator<ServerConfig.Builder> more) {
+        assumeLoads(provider);
+        return ServerUnderTest.start(b -> more.apply(b.tlsProvider(provider).tlsCertFile(cert.cert())
+                .tlsKeyFile(cert.key())));
+    }
+
+    /** netty-tcnative-boringssl-static ships for Linux x86-64: there OpenSSL must load; elsewhere it may not. */
+    private static void assumeLoads(TlsProvider provider) {
+        if (provider == TlsProvider.OPENSSL && !("Linux".equals(System.getProperty("os.name"))
+                && "amd64".equals(System.getProperty("os.arch")))) {
+            assumeTrue(OpenSsl.isAvailable(), "OpenSSL not available here: " + OpenSsl.unavailabilityCause());
+        }
     }
 
     private static Connection connect(int port, SSLContext tls, UnaryOperator<Options.Builder> more)
             throws Exception {
         return Nats.connect(more.apply(new Options.Builder().server("nats://localhost:" + port).sslContext(tls)
                 .connectionTimeout(Duration.ofSeconds(5)).maxReconnects(0).noReconnect()).build());
+    }
+
+    /**
+     * For a client that must fail: one refused after the handshake (TLS 1.3 checks the client's
+     * certificate last) or one waiting for a plaintext INFO that never comes fails only at
+     * jnats's connection timeout, 1 s here.
+     */
+    private static Options.Builder refusalWait(Options.Builder options) {
+        return options.connectionTimeout(Duration.ofSeconds(1));
     }
 
     private static void assertRoundTrip(Connection connection, String subject) throws Exception {
@@ -74,9 +104,10 @@ class TlsTest {
         subscription.unsubscribe();
     }
 
-    @Test
-    void jnatsUpgradesToTlsAfterThePlaintextInfo() throws Exception {
-        try (ServerUnderTest server = tlsServer(serverCert, b -> b);
+    @ParameterizedTest
+    @EnumSource(value = TlsProvider.class, names = {"OPENSSL", "JDK"})
+    void jnatsUpgradesToTlsAfterThePlaintextInfo(TlsProvider provider) throws Exception {
+        try (ServerUnderTest server = tlsServer(provider, serverCert, b -> b);
              RawClient raw = RawClient.connect(server.port())) {
             String info = raw.readLine();
             assertThat(info).startsWith("INFO ").contains("\"tls_required\":true").doesNotContain("tls_verify");
@@ -87,22 +118,24 @@ class TlsTest {
         }
     }
 
-    @Test
-    void jnatsWithTlsFirstHandshakesBeforeInfo() throws Exception {
-        try (ServerUnderTest server = tlsServer(serverCert, b -> b.tlsHandshakeFirst(true))) {
+    @ParameterizedTest
+    @EnumSource(value = TlsProvider.class, names = {"OPENSSL", "JDK"})
+    void jnatsWithTlsFirstHandshakesBeforeInfo(TlsProvider provider) throws Exception {
+        try (ServerUnderTest server = tlsServer(provider, serverCert, b -> b.tlsHandshakeFirst(true))) {
             try (Connection connection = connect(server.port(), TestCertificates.context(ca, null),
                     Options.Builder::tlsFirst)) {
                 assertRoundTrip(connection, "pub.first");
             }
             // A client that waits for INFO first hears nothing in plaintext and is timed out.
-            assertThatThrownBy(() -> connect(server.port(), TestCertificates.context(ca, null), o -> o).close())
-                    .isInstanceOf(Exception.class);
+            assertThatThrownBy(() -> connect(server.port(), TestCertificates.context(ca, null), TlsTest::refusalWait)
+                    .close()).isInstanceOf(Exception.class);
         }
     }
 
-    @Test
-    void mutualTlsAcceptsAClientCertificateSignedByTheCa() throws Exception {
-        try (ServerUnderTest server = tlsServer(serverCert, b -> b.tlsCaFile(ca.cert()).tlsVerify(true));
+    @ParameterizedTest
+    @EnumSource(value = TlsProvider.class, names = {"OPENSSL", "JDK"})
+    void mutualTlsAcceptsAClientCertificateSignedByTheCa(TlsProvider provider) throws Exception {
+        try (ServerUnderTest server = tlsServer(provider, serverCert, b -> b.tlsCaFile(ca.cert()).tlsVerify(true));
              RawClient raw = RawClient.connect(server.port())) {
             assertThat(raw.readLine()).contains("\"tls_required\":true").contains("\"tls_verify\":true");
             try (Connection connection = connect(server.port(), TestCertificates.context(ca, client), o -> o)) {
@@ -111,30 +144,34 @@ class TlsTest {
         }
     }
 
-    @Test
-    void verifyAndMapTakesTheUserTheClientCertificateNames() throws Exception {
+    @ParameterizedTest
+    @EnumSource(value = TlsProvider.class, names = {"OPENSSL", "JDK"})
+    void verifyAndMapTakesTheUserTheClientCertificateNames(TlsProvider provider) throws Exception {
         // The client certificate's CN is alice (email SAN alice@example.com): she needs no password.
-        try (ServerUnderTest server = tlsServer(serverCert, b -> b.tlsCaFile(ca.cert()).tlsVerifyAndMap(true)
+        try (ServerUnderTest server = tlsServer(provider, serverCert, b -> b.tlsCaFile(ca.cert()).tlsVerifyAndMap(true)
                 .user("alice@example.com", "unused-password", Scope.PRIVATE)
                 .user("bob", "bobs-password", Scope.PUBLIC))) {
             try (Connection connection = connect(server.port(), TestCertificates.context(ca, client), o -> o)) {
                 assertRoundTrip(connection, "mapped.alice");
             }
             // A verified certificate naming no configured user: an authorization violation.
-            try (ServerUnderTest other = tlsServer(serverCert, b -> b.tlsCaFile(ca.cert()).tlsVerifyAndMap(true)
+            try (ServerUnderTest other = tlsServer(provider, serverCert, b -> b.tlsCaFile(ca.cert())
+                    .tlsVerifyAndMap(true)
                     .user("bob", "bobs-password", Scope.PUBLIC))) {
                 assertThatThrownBy(() -> connect(other.port(), TestCertificates.context(ca, client),
-                        o -> o.maxReconnects(0)).close()).isInstanceOf(Exception.class);
+                        o -> refusalWait(o.maxReconnects(0))).close()).isInstanceOf(Exception.class);
             }
         }
     }
 
-    @Test
-    void mutualTlsRefusesClientsWithoutOrWithAForeignCertificate() throws Exception {
-        try (ServerUnderTest server = tlsServer(serverCert, b -> b.tlsCaFile(ca.cert()).tlsVerify(true))) {
-            assertThatThrownBy(() -> connect(server.port(), TestCertificates.context(ca, null), o -> o).close())
-                    .isInstanceOf(Exception.class);
-            assertThatThrownBy(() -> connect(server.port(), TestCertificates.context(ca, strangerClient), o -> o)
+    @ParameterizedTest
+    @EnumSource(value = TlsProvider.class, names = {"OPENSSL", "JDK"})
+    void mutualTlsRefusesClientsWithoutOrWithAForeignCertificate(TlsProvider provider) throws Exception {
+        try (ServerUnderTest server = tlsServer(provider, serverCert, b -> b.tlsCaFile(ca.cert()).tlsVerify(true))) {
+            assertThatThrownBy(() -> connect(server.port(), TestCertificates.context(ca, null), TlsTest::refusalWait)
+                    .close()).isInstanceOf(Exception.class);
+            assertThatThrownBy(() -> connect(server.port(), TestCertificates.context(ca, strangerClient),
+                    TlsTest::refusalWait)
                     .close()).isInstanceOf(Exception.class);
             Await.until("two failed handshakes counted",
                     () -> counters(server).tlsHandshakeFailures() == 2,
@@ -169,14 +206,16 @@ class TlsTest {
      * jnats 2.21.1 does not check the host name (it sets no endpoint identification); nats.go
      * and the JDK's HTTPS check do: that check is made here with a JDK socket after INFO.
      */
-    @Test
-    void aCertificateForAnotherHostIsRefusedByAHostNameCheckingClient() throws Exception {
-        TestCertificates.Pair elsewhere = certs.issue(ca, "elsewhere", "other.example", "DNS:other.example", 2);
-        try (ServerUnderTest server = tlsServer(elsewhere, b -> b)) {
+    @ParameterizedTest
+    @EnumSource(value = TlsProvider.class, names = {"OPENSSL", "JDK"})
+    void aCertificateForAnotherHostIsRefusedByAHostNameCheckingClient(TlsProvider provider) throws Exception {
+        TestCertificates.Pair elsewhere = certs.issue(ca, "elsewhere-" + provider, "other.example",
+                "DNS:other.example", 2);
+        try (ServerUnderTest server = tlsServer(provider, elsewhere, b -> b)) {
             assertThatThrownBy(() -> tlsAfterInfo(server.port(), TestCertificates.context(ca, null)))
                     .isInstanceOf(IOException.class);
         }
-        try (ServerUnderTest server = tlsServer(serverCert, b -> b)) {
+        try (ServerUnderTest server = tlsServer(provider, serverCert, b -> b)) {
             assertThat(tlsAfterInfo(server.port(), TestCertificates.context(ca, null))).startsWith("PONG");
         }
     }
@@ -206,11 +245,13 @@ class TlsTest {
         }
     }
 
-    @Test
-    void aPlaintextClientIsClosedAndCounted() throws Exception {
+    @ParameterizedTest
+    @EnumSource(value = TlsProvider.class, names = {"OPENSSL", "JDK"})
+    void aPlaintextClientIsClosedAndCounted(TlsProvider provider) throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        assumeLoads(provider);
         try (ServerUnderTest server = ServerUnderTest.startMetered(registry,
-                b -> b.tlsCertFile(serverCert.cert()).tlsKeyFile(serverCert.key()));
+                b -> b.tlsProvider(provider).tlsCertFile(serverCert.cert()).tlsKeyFile(serverCert.key()));
              RawClient raw = RawClient.connect(server.port())) {
             assertThat(raw.readLine()).contains("\"tls_required\":true");
             raw.send("CONNECT {\"verbose\":false}\r\nPING\r\n");
@@ -224,9 +265,10 @@ class TlsTest {
         }
     }
 
-    @Test
-    void aClientThatNeverHandshakesIsClosedAtTheTlsTimeout() throws Exception {
-        try (ServerUnderTest server = tlsServer(serverCert, b -> b.tlsTimeout(Duration.ofMillis(200)));
+    @ParameterizedTest
+    @EnumSource(value = TlsProvider.class, names = {"OPENSSL", "JDK"})
+    void aClientThatNeverHandshakesIsClosedAtTheTlsTimeout(TlsProvider provider) throws Exception {
+        try (ServerUnderTest server = tlsServer(provider, serverCert, b -> b.tlsTimeout(Duration.ofMillis(200)));
              RawClient raw = RawClient.connect(server.port())) {
             assertThat(raw.readLine()).contains("\"tls_required\":true");
             assertThat(raw.readUntilClosed()).isEmpty();
@@ -234,15 +276,18 @@ class TlsTest {
         }
     }
 
-    @Test
-    void aReloadedCertificateServesNewClientsWhileConnectedOnesStay() throws Exception {
-        Path live = Files.createDirectories(dir.resolve("live"));
+    @ParameterizedTest
+    @EnumSource(value = TlsProvider.class, names = {"OPENSSL", "JDK"})
+    void aReloadedCertificateServesNewClientsWhileConnectedOnesStay(TlsProvider provider) throws Exception {
+        Path live = Files.createDirectories(dir.resolve("live-" + provider));
         Path cert = live.resolve("server.pem");
         Path key = live.resolve("server.key");
         Files.copy(serverCert.cert(), cert, StandardCopyOption.REPLACE_EXISTING);
         Files.copy(serverCert.key(), key, StandardCopyOption.REPLACE_EXISTING);
-        TestCertificates.Pair renewed = certs.server(otherCa, "renewed");
-        try (ServerUnderTest server = ServerUnderTest.start(b -> b.tlsCertFile(cert).tlsKeyFile(key));
+        TestCertificates.Pair renewed = certs.server(otherCa, "renewed-" + provider);
+        assumeLoads(provider);
+        try (ServerUnderTest server = ServerUnderTest.start(b -> b.tlsProvider(provider).tlsCertFile(cert)
+                .tlsKeyFile(key));
              Connection before = connect(server.port(), TestCertificates.context(ca, null), o -> o)) {
             assertRoundTrip(before, "pub.before");
             Files.copy(renewed.cert(), cert, StandardCopyOption.REPLACE_EXISTING);
@@ -276,6 +321,16 @@ class TlsTest {
                     return false;
                 }
             });
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = TlsProvider.class, names = {"OPENSSL", "JDK"})
+    void theProviderInUseIsShownInVarz(TlsProvider provider) throws Exception {
+        try (ServerUnderTest server = tlsServer(provider, serverCert, b -> b.monitorPort(0))) {
+            MonitorClient monitor = new MonitorClient(server.monitorPort());
+            String shown = MonitorClient.string(MonitorClient.field(monitor.json("/varz"), "ringbus"), "tls_provider");
+            assertThat(shown).startsWith(provider == TlsProvider.OPENSSL ? "OpenSSL (" : "JDK");
         }
     }
 

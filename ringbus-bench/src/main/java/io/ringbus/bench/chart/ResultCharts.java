@@ -8,6 +8,7 @@ import io.ringbus.bench.jmh.JmhRun;
 import io.ringbus.bench.network.NetworkResults;
 import io.ringbus.bench.network.SoakResults;
 import io.ringbus.bench.network.SubsResults;
+import io.ringbus.bench.network.TlsResults;
 import io.ringbus.bench.outbox.OutboxResults;
 import io.ringbus.bench.seed.SeedResults;
 import io.ringbus.bench.federation.FederationChart;
@@ -31,7 +32,7 @@ import java.util.stream.Collectors;
  * never from the in-memory results, so that {@code chart FILE} on a committed result draws exactly
  * what the run drew. Knows the results records ({@link SeedResults}, {@link BlockingResults},
  * {@link NetworkResults} (comparison and overload), {@link SubsResults}, {@link SoakResults},
- * {@link OutboxResults}, {@link StorageResults}) and JMH's own JSON array ({@code jmh -rf json}, {@link JmhRun}).
+ * {@link OutboxResults}, {@link StorageResults}, {@link TlsResults}) and JMH's own JSON array ({@code jmh -rf json}, {@link JmhRun}).
  * Stateless and thread-safe.
  */
 public final class ResultCharts {
@@ -73,7 +74,8 @@ public final class ResultCharts {
      *
      * @param json the text of a results file
      * @return a {@link SeedResults}, {@link BlockingResults}, {@link NetworkResults}, {@link SubsResults},
-     *         {@link SoakResults}, {@link OutboxResults}, {@link StorageResults}, or a {@code List} of {@link JmhRun}
+     *         {@link SoakResults}, {@link OutboxResults}, {@link StorageResults}, {@link TlsResults}, or a
+     *         {@code List} of {@link JmhRun}
      * @throws IllegalArgumentException when the text is not JSON, names no known scenario, or does not fit
      *                                  its record (an unknown member included)
      */
@@ -98,8 +100,9 @@ public final class ResultCharts {
             case OutboxResults.SCENARIO -> OutboxResults.class;
             case StorageResults.SCENARIO -> StorageResults.class;
             case FederationResults.SCENARIO -> FederationResults.class;
-            default -> throw new IllegalArgumentException(
-                    "not a ringbus-bench result (seed, blocking, network, subs, soak, outbox, storage or federation): scenario=" + name);
+            case TlsResults.SCENARIO -> TlsResults.class;
+            default -> throw new IllegalArgumentException("not a ringbus-bench result (seed, blocking, network, subs,"
+                    + " soak, outbox, storage, federation or tls): scenario=" + name);
         };
         return ResultsJson.read(tree, type);
     }
@@ -110,48 +113,23 @@ public final class ResultCharts {
      * @throws IllegalArgumentException when the document is no result this class knows, or has nothing to draw
      */
     public static SvgBarChart chart(Object doc) {
-        String scenario;
-        SvgBarChart chart;
-        switch (doc) {
-            case List<?> list -> {
-                return jmh(list);
-            }
-            case SeedResults d -> {
-                scenario = d.scenario();
-                chart = seed(d);
-            }
-            case BlockingResults d -> {
-                scenario = d.scenario();
-                chart = blocking(d);
-            }
-            case NetworkResults d -> {
-                scenario = d.scenario();
-                chart = network(d);
-            }
-            case SubsResults d -> {
-                scenario = d.scenario();
-                chart = subs(d);
-            }
-            case SoakResults d -> {
-                scenario = d.scenario();
-                chart = soak(d);
-            }
-            case OutboxResults d -> {
-                scenario = d.scenario();
-                chart = outbox(d);
-            }
-            case StorageResults d -> {
-                scenario = d.scenario();
-                chart = StorageChart.draw(d);
-            }
-            case FederationResults d -> {
-                scenario = d.scenario();
-                chart = FederationChart.draw(d);
-            }
-            case null, default -> throw new IllegalArgumentException("not a ringbus-bench result: document=" + doc);
+        if (doc instanceof List<?> list) {
+            return jmh(list);
         }
+        SvgBarChart chart = switch (doc) {
+            case SeedResults d -> seed(d);
+            case BlockingResults d -> blocking(d);
+            case NetworkResults d -> network(d);
+            case SubsResults d -> subs(d);
+            case SoakResults d -> soak(d);
+            case OutboxResults d -> outbox(d);
+            case StorageResults d -> StorageChart.draw(d);
+            case FederationResults d -> FederationChart.draw(d);
+            case TlsResults d -> TlsChart.draw(d);
+            case null, default -> throw new IllegalArgumentException("not a ringbus-bench result: document=" + doc);
+        };
         if (chart.isEmpty()) {
-            throw new IllegalArgumentException("the result has no rows to draw: scenario=" + scenario);
+            throw new IllegalArgumentException("the result has no rows to draw: " + doc.getClass().getSimpleName());
         }
         return chart;
     }

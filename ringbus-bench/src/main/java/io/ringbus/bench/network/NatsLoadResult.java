@@ -16,7 +16,8 @@ import java.util.List;
         @JsonSubTypes.Type(value = NatsLoadResult.Throughput.class, name = "throughput"),
         @JsonSubTypes.Type(value = NatsLoadResult.Latency.class, names = {"reqrep", "latency"}),
         @JsonSubTypes.Type(value = NatsLoadResult.Subs.class, name = "subs"),
-        @JsonSubTypes.Type(value = NatsLoadResult.Soak.class, name = "soak")})
+        @JsonSubTypes.Type(value = NatsLoadResult.Soak.class, name = "soak"),
+        @JsonSubTypes.Type(value = NatsLoadResult.Connect.class, name = "connect")})
 public sealed interface NatsLoadResult {
     /** @return natsload's {@code -mode} */
     String mode();
@@ -130,6 +131,27 @@ public sealed interface NatsLoadResult {
                 List<Fast> fast, boolean fastGotEverything, long slowClientHandled, long slowClientDropped,
                 long slowSocketBytes, boolean slowSocketCutByServer, boolean stuckSocketCutByServer,
                 long churnConnections, long churnFailures, List<String> problems) implements NatsLoadResult {
+    }
+
+    /**
+     * {@code -mode connect}: connections opened (until the server answered their first PING) and closed.
+     *
+     * @param mode                 {@code connect}
+     * @param connections          connections measured
+     * @param parallel             opened at a time
+     * @param tls                  whether they used TLS
+     * @param seconds              wall time of the measured connections
+     * @param connectionsPerSecond connections over seconds
+     * @param p50Micros            median time of one connect
+     * @param p99Micros            its 99th percentile
+     * @param maxMicros            the slowest
+     * @param failed               connections that failed
+     * @param verified             none failed
+     * @param failure              the first failure, or {@code null}
+     */
+    record Connect(String mode, long connections, int parallel, boolean tls, double seconds,
+                   double connectionsPerSecond, double p50Micros, double p99Micros, double maxMicros, long failed,
+                   boolean verified, String failure) implements NatsLoadResult {
     }
 
     /**

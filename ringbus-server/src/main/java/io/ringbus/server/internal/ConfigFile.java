@@ -6,6 +6,7 @@ import io.ringbus.core.Scope;
 import io.ringbus.core.WaitStrategy;
 import io.ringbus.server.Permissions;
 import io.ringbus.server.ServerConfig;
+import io.ringbus.server.TlsProvider;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -35,6 +36,7 @@ import java.util.regex.Pattern;
  * tls.cert_file, tls.key_file, tls.ca_file                        PEM files (key: PKCS#8); TLS required
  * tls.verify, tls.verify_and_map, tls.handshake_first            true | false
  * tls.timeout                                                     duration of the TLS handshake (2s)
+ * tls.provider                                                    auto | openssl | jdk (auto: OpenSSL where it loads)
  * broker.ring_size, broker.event_loops, broker.worker_pool_size,
  * broker.wait_strategy, broker.default_scope, broker.shutdown_timeout
  * subject.&lt;pattern&gt; = SCOPE        token.&lt;token&gt; = SCOPE        user.&lt;name&gt; = &lt;password&gt;:SCOPE
@@ -203,6 +205,7 @@ public final class ConfigFile {
             case "tls.verify_and_map" -> server.tlsVerifyAndMap(bool(value));
             case "tls.handshake_first" -> server.tlsHandshakeFirst(bool(value));
             case "tls.timeout" -> server.tlsTimeout(Durations.parse(value));
+            case "tls.provider" -> server.tlsProvider(TlsProvider.parse(value));
             case "broker.ring_size" -> broker.ringSize(integer(value));
             case "broker.event_loops" -> broker.eventLoops(integer(value));
             case "broker.worker_pool_size" -> broker.workerPoolSize(integer(value));

@@ -21,7 +21,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * when asked, on SIGHUP): each new connection takes the context current when it is accepted, so
  * a reload never touches an established connection.
  *
- * <p>Provider: the JDK's ({@code SSLEngine}); netty-tcnative (OpenSSL) is not on the class path.
+ * <p>Provider: chosen once, at construction ({@link TlsProviderSelection}): OpenSSL (BoringSSL,
+ * netty-tcnative) where it loads, else the JDK's {@code SSLEngine}; a reload keeps it.
  * Protocols: TLS 1.3 and 1.2 only. Keys: PEM, PKCS#8 ({@code BEGIN PRIVATE KEY}, RSA or EC),
  * as Netty's {@link SslContextBuilder#forServer(java.io.File, java.io.File)} reads without
  * BouncyCastle; a PKCS#1 {@code BEGIN RSA PRIVATE KEY} is refused with a message naming the file.
@@ -35,6 +36,7 @@ final class ReloadingSslContext {
     static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
 
     private final ServerConfig config;
+    private final TlsProviderSelection provider;
     private final ReentrantLock lock = new ReentrantLock();
     private volatile SslContext current;
     /** Modification times and sizes of the files {@link #current} was built from. */
@@ -43,12 +45,19 @@ final class ReloadingSslContext {
     /**
      * Builds the first context.
      *
-     * @throws IllegalArgumentException naming the files when they cannot be read as PEM
+     * @throws IllegalArgumentException naming the files when they cannot be read as PEM, or
+     *                                  the cause when {@code tls.provider=openssl} cannot load
      */
     ReloadingSslContext(ServerConfig config) {
         this.config = config;
+        this.provider = TlsProviderSelection.select(config.tlsProvider());
         this.stamps = stamps();
-        this.current = build(config);
+        this.current = build(config, provider.provider());
+    }
+
+    /** @return the TLS implementation in use */
+    TlsProviderSelection provider() {
+        return provider;
     }
 
     /** @return the context for a connection accepted now */
@@ -66,7 +75,7 @@ final class ReloadingSslContext {
         lock.lock();
         try {
             List<Long> before = stamps();
-            current = build(config);
+            current = build(config, provider.provider());
             stamps = before;
             LOG.info("TLS: certificate reloaded from {} (new connections use it)", config.tlsCertFile());
             return true;
@@ -108,14 +117,15 @@ final class ReloadingSslContext {
     }
 
     /**
+     * @param sslProvider OpenSSL or the JDK
      * @return a server context from the config's files
      * @throws IllegalArgumentException naming the files when they cannot be used
      */
-    static SslContext build(ServerConfig config) {
+    static SslContext build(ServerConfig config, SslProvider sslProvider) {
         try {
             SslContextBuilder builder = SslContextBuilder
                     .forServer(config.tlsCertFile().toFile(), config.tlsKeyFile().toFile())
-                    .sslProvider(SslProvider.JDK)
+                    .sslProvider(sslProvider)
                     .protocols(PROTOCOLS)
                     .clientAuth(config.tlsVerify() ? ClientAuth.REQUIRE : ClientAuth.NONE);
             if (config.tlsCaFile() != null) {

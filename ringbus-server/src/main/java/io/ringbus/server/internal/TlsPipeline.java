@@ -60,6 +60,7 @@ public final class TlsPipeline implements AutoCloseable {
      */
     TlsPipeline(ServerConfig config, ServerCounters counters) {
         this.context = new ReloadingSslContext(config);
+        LOG.info("TLS provider: {}", context.provider().description());
         this.counters = counters;
         this.timeoutMillis = config.tlsTimeout().toMillis();
         this.handshakeFirst = config.tlsHandshakeFirst();
@@ -68,9 +69,9 @@ public final class TlsPipeline implements AutoCloseable {
         poller.scheduleWithFixedDelay(this::poll, POLL_SECONDS, POLL_SECONDS, TimeUnit.SECONDS);
     }
 
-    /** @return the name of the TLS implementation, for the start-up log */
-    public static String provider() {
-        return "JDK provider";
+    /** @return the TLS implementation in use, e.g. {@code OpenSSL (BoringSSL)}, for {@code /varz} */
+    public String provider() {
+        return context.provider().description();
     }
 
     /**

@@ -6,6 +6,7 @@ import io.ringbus.core.FsyncPolicy;
 import io.ringbus.core.Scope;
 import io.ringbus.core.StreamConfig;
 import io.ringbus.server.ServerConfig;
+import io.ringbus.server.TlsProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -99,7 +100,8 @@ class ConfigFileTest {
     void readsTheTlsKeys() throws Exception {
         Path file = dir.resolve("tls.properties");
         Files.writeString(file, "tls.cert_file=/etc/rb/server.pem\ntls.key_file=/etc/rb/server.key\n"
-                + "tls.ca_file=/etc/rb/ca.pem\ntls.verify=true\ntls.handshake_first=true\ntls.timeout=500ms\n");
+                + "tls.ca_file=/etc/rb/ca.pem\ntls.verify=true\ntls.handshake_first=true\ntls.timeout=500ms\n"
+                + "tls.provider=jdk\n");
         ServerConfig.Builder server = ServerConfig.builder();
         ConfigFile.apply(file, server, Broker.builder(), new StorageSettings());
         ServerConfig config = server.build();
@@ -110,9 +112,14 @@ class ConfigFileTest {
         assertThat(config.tlsVerify()).isTrue();
         assertThat(config.tlsHandshakeFirst()).isTrue();
         assertThat(config.tlsTimeout()).isEqualTo(Duration.ofMillis(500));
+        assertThat(config.tlsProvider()).isEqualTo(TlsProvider.JDK);
+        assertThat(ServerConfig.builder().build().tlsProvider()).isEqualTo(TlsProvider.AUTO);
         Files.writeString(file, "tls.verify=yes\n");
         assertThatThrownBy(() -> ConfigFile.apply(file, ServerConfig.builder(), Broker.builder(), new StorageSettings()))
                 .hasMessageContaining("tls.verify=yes").hasMessageContaining("not a boolean");
+        Files.writeString(file, "tls.provider=boringssl\n");
+        assertThatThrownBy(() -> ConfigFile.apply(file, ServerConfig.builder(), Broker.builder(), new StorageSettings()))
+                .hasMessageContaining("tls.provider=boringssl").hasMessageContaining("auto, openssl or jdk");
     }
 
     @Test

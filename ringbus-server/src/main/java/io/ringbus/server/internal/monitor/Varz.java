@@ -105,7 +105,8 @@ final class Varz {
                 .field("wire_in_bytes", stats.bytesIn())
                 .field("wire_out_bytes", stats.bytesOut())
                 .field("rejected_connections", stats.rejectedConnections())
-                .field("auth_failures", stats.authFailures());
+                .field("auth_failures", stats.authFailures())
+                .field("tls_provider", server.tls() == null ? null : server.tls().provider());
         json.name("auth_failures_by_reason").beginObject();
         for (Map.Entry<AuthFailure, Long> reason : stats.authFailuresByReason().entrySet()) {
             json.field(reason.getKey().tag(), reason.getValue());
