@@ -129,7 +129,7 @@ public class RingbusAutoConfiguration {
      * @return the lifecycle bean
      */
     @Bean
-    public BrokerLifecycle ringbusBrokerLifecycle(Broker broker) {
+    BrokerLifecycle ringbusBrokerLifecycle(Broker broker) {
         return new BrokerLifecycle(broker, BROKER_PHASE);
     }
 
@@ -154,7 +154,7 @@ public class RingbusAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    public RingbusListenerErrorHandler ringbusListenerErrorHandler(
+    RingbusListenerErrorHandler ringbusListenerErrorHandler(
             ObjectProvider<MicrometerListenerErrorCounter> counter) {
         Consumer<String> meter = counter.getIfAvailable();
         return new LoggingListenerErrorHandler(meter);
@@ -167,7 +167,7 @@ public class RingbusAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    public PayloadConverter ringbusPayloadConverter() {
+    PayloadConverter ringbusPayloadConverter() {
         return new PayloadConverter();
     }
 
@@ -180,7 +180,7 @@ public class RingbusAutoConfiguration {
      * @return the registrar (a bean post-processor and lifecycle)
      */
     @Bean
-    public static RingbusListenerRegistrar ringbusListenerRegistrar(ObjectProvider<Broker> broker,
+    static RingbusListenerRegistrar ringbusListenerRegistrar(ObjectProvider<Broker> broker,
             ObjectProvider<RingbusListenerErrorHandler> errorHandler, ObjectProvider<PayloadConverter> converter) {
         return new RingbusListenerRegistrar(broker::getObject, errorHandler::getObject, converter::getObject,
                 LISTENER_PHASE);

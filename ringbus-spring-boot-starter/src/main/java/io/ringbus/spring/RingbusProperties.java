@@ -70,6 +70,10 @@ public class RingbusProperties {
     /** The embedded ringbus-server. */
     private final Server server = new Server();
 
+    /** Creates the properties with every value unset (Spring binds them). */
+    public RingbusProperties() {
+    }
+
     /** @return whether the broker is auto-configured */
     public boolean isEnabled() {
         return enabled;
@@ -262,6 +266,10 @@ public class RingbusProperties {
         /** Accepted users (name to password and scope). */
         private Map<String, User> users = new LinkedHashMap<>();
 
+        /** Creates the server properties, server off (Spring binds them). */
+        public Server() {
+        }
+
         /** @return whether the embedded server runs */
         public boolean isEnabled() {
             return enabled;
@@ -351,6 +359,10 @@ public class RingbusProperties {
 
         /** The scope the user gets. */
         private Scope scope = Scope.PUBLIC;
+
+        /** Creates a user entry (Spring binds it). */
+        public User() {
+        }
 
         /** @return the password */
         public String getPassword() {
