@@ -1,0 +1,29 @@
+/**
+ * ringbus-spring-boot-starter: Spring Boot 4.1 auto-configuration for ringbus.
+ *
+ * <p>Only {@code io.ringbus.spring} is exported; {@code io.ringbus.spring.internal} is
+ * implementation. The module is open: Spring reads its beans and configuration classes by
+ * reflection.
+ */
+// Spring Boot 4.1, Spring Framework 7 and Micrometer have no module descriptors: their
+// Automatic-Module-Names are used. The API extends Spring types, hence the transitive requirements.
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
+open module io.ringbus.spring {
+    requires transitive io.ringbus.core;
+    requires transitive spring.boot;
+    requires transitive spring.boot.autoconfigure;
+    requires transitive spring.context;
+    requires transitive spring.beans;
+    requires spring.core;
+    requires spring.aop;
+    requires org.slf4j;
+    // Optional (Maven <optional>): each is used only when the application has it
+    requires static transitive io.ringbus.server;
+    requires static spring.tx;
+    requires static micrometer.core;
+    requires static tools.jackson.databind;
+    requires static transitive spring.boot.health;
+    requires static transitive spring.boot.actuator;
+
+    exports io.ringbus.spring;
+}
