@@ -130,7 +130,7 @@ class HostileClientsTest {
                 }
                 assertThat(allButOne.await(120, TimeUnit.SECONDS)).as("every client could send").isTrue();
                 reading.join(120_000);
-                assertThat(readFailure.get()).as("reading the deliveries").isNull();
+                assertThat(readFailure.get()).as("reading the deliveries; server log: %s", server.log()).isNull();
                 assertThat(delivered.get()).as("every held message completed and delivered").isEqualTo(clients);
             } finally {
                 for (Socket socket : sockets) {
