@@ -24,6 +24,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -222,6 +223,23 @@ class GuaranteedPublishTest {
             Await.until("the outbox empty", () -> counts(context.getBean(Outbox.class)).pending() == 0);
             assertThat(counts(context.getBean(Outbox.class)).dead()).isZero();
         });
+    }
+
+    @Test
+    void theOutboxNeedsADataSourceItsClassesAndNotBeingDisabled() {
+        runner(h2Url(), new Listeners()).run(context -> assertThat(context).hasSingleBean(Outbox.class)
+                .hasSingleBean(OutboxPublisher.class).hasSingleBean(RingbusOutboxEndpoint.class));
+        runner(h2Url(), new Listeners()).withPropertyValues("ringbus.outbox.enabled=false").run(context -> {
+            assertThat(context).doesNotHaveBean(Outbox.class).doesNotHaveBean(OutboxPublisher.class);
+            assertThat(context).hasSingleBean(RingbusTemplate.class);
+        });
+        runner(h2Url(), new Listeners()).withClassLoader(new FilteredClassLoader(Outbox.class)).run(context ->
+                assertThat(context).hasNotFailed().doesNotHaveBean(OutboxPublisher.class));
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(RingbusAutoConfiguration.class,
+                        RingbusOutboxAutoConfiguration.class))
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(Outbox.class)
+                        .hasSingleBean(RingbusTemplate.class));
     }
 
     private static int distinctOrders(Listeners listeners) {
