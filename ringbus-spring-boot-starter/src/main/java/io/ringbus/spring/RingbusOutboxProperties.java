@@ -121,7 +121,7 @@ public class RingbusOutboxProperties {
         /** Rows claimed per transaction (RelayBuilder default: 500). */
         private Integer batchSize;
 
-        /** Claim loops of this relay (RelayBuilder default: 1). */
+        /** Claim loops of this relay (RelayBuilder default: 2 on PostgreSQL, 1 on H2). */
         private Integer parallelBatches;
 
         /** How often an idle relay looks for rows (duration; RelayBuilder default per database). */
