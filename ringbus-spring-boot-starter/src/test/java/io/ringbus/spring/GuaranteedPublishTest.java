@@ -19,13 +19,23 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.endpoint.InvocationContext;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.invoke.convert.ConversionServiceParameterValueMapper;
+import org.springframework.boot.actuate.endpoint.web.EndpointMediaTypes;
+import org.springframework.boot.actuate.endpoint.web.ExposableWebEndpoint;
+import org.springframework.boot.actuate.endpoint.web.WebOperation;
+import org.springframework.boot.actuate.endpoint.web.WebOperationRequestPredicate;
+import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpointDiscoverer;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -247,42 +257,68 @@ class GuaranteedPublishTest {
     }
 
     @Test
-    void aDeadLetterShowsInTheEndpointAndCanBeRetriedAndDeleted() {
+    void aDeadLetterShowsInTheActuatorEndpointAndCanBeRetriedAndDeleted() {
         runner(h2Url(), new Listeners())
                 .withPropertyValues("ringbus.outbox.relay.scope=PUBLIC", "ringbus.subjects[secret.>]=PRIVATE")
                 .run(context -> {
-                    RingbusOutboxEndpoint endpoint = context.getBean(RingbusOutboxEndpoint.class);
+                    Map<String, WebOperation> web = webOperations(context.getSourceApplicationContext());
+                    assertThat(web).containsOnlyKeys("GET ringbusoutbox", "GET ringbusoutbox/{afterId}",
+                            "POST ringbusoutbox/{id}", "DELETE ringbusoutbox/{id}");
                     context.getBean(TransactionTemplate.class).executeWithoutResult(status ->
                             context.getBean(RingbusTemplate.class).publish("secret.plans", "poison"));
 
-                    Await.until("a dead letter", () -> ((Number) endpoint.outbox().get("dead")).longValue() == 1,
-                            endpoint::outbox);
-                    Map<String, Object> row = deadLetters(endpoint).getFirst();
+                    Await.until("a dead letter", () -> ((Number) invoke(web, "GET ringbusoutbox", Map.of())
+                            .get("dead")).longValue() == 1, () -> invoke(web, "GET ringbusoutbox", Map.of()));
+                    Map<String, Object> row = deadLetters(invoke(web, "GET ringbusoutbox", Map.of())).getFirst();
                     assertThat(row).containsEntry("subject", "secret.plans").containsEntry("payloadBytes", 6);
                     assertThat((String) row.get("lastError")).isNotBlank();
                     long id = ((Number) row.get("id")).longValue();
-                    assertThat((List<?>) endpoint.page(id).get("deadLetters")).isEmpty();
+                    assertThat(deadLetters(invoke(web, "GET ringbusoutbox/{afterId}", Map.of("afterId", id))))
+                            .as("the page after the last one").isEmpty();
 
-                    assertThat(endpoint.retry(id)).containsEntry("retried", true);
+                    Map<String, Object> byId = Map.of("id", id);
+                    assertThat(invoke(web, "POST ringbusoutbox/{id}", byId)).containsEntry("retried", true);
                     Outbox outbox = context.getBean(Outbox.class);
                     // pending again, then refused again by the broker's scope: dead once more
                     Await.until("tried again", () -> firstRelayDeadLettered(context) == 2);
                     Await.until("dead again", () -> counts(outbox).dead() == 1);
 
-                    assertThat(endpoint.delete(id)).containsEntry("deleted", true);
-                    assertThat(endpoint.delete(id)).containsEntry("deleted", false);
-                    assertThat(endpoint.retry(id)).containsEntry("retried", false);
-                    assertThat(endpoint.outbox()).containsEntry("dead", 0L).containsEntry("pending", 0L);
-                    assertThat(deadLetters(endpoint)).isEmpty();
+                    assertThat(invoke(web, "DELETE ringbusoutbox/{id}", byId)).containsEntry("deleted", true);
+                    assertThat(invoke(web, "DELETE ringbusoutbox/{id}", byId)).containsEntry("deleted", false);
+                    assertThat(invoke(web, "POST ringbusoutbox/{id}", byId)).containsEntry("retried", false);
+                    Map<String, Object> after = invoke(web, "GET ringbusoutbox", Map.of());
+                    assertThat(after).containsEntry("dead", 0L).containsEntry("pending", 0L);
+                    assertThat(deadLetters(after)).isEmpty();
                 });
     }
 
-    private static long firstRelayDeadLettered(org.springframework.context.ApplicationContext context) {
+    /** The endpoint's operations as actuator's web layer maps them ("GET ringbusoutbox/{id}"). */
+    private static Map<String, WebOperation> webOperations(ApplicationContext context) {
+        WebEndpointDiscoverer discoverer = new WebEndpointDiscoverer(context,
+                new ConversionServiceParameterValueMapper(), new EndpointMediaTypes("application/json"),
+                List.of(), List.of(), List.of(), List.of(), List.of());
+        ExposableWebEndpoint endpoint = discoverer.getEndpoints().stream()
+                .filter(e -> e.getEndpointId().toString().equals("ringbusoutbox")).findFirst().orElseThrow();
+        Map<String, WebOperation> operations = new TreeMap<>();
+        for (WebOperation operation : endpoint.getOperations()) {
+            WebOperationRequestPredicate predicate = operation.getRequestPredicate();
+            operations.put(predicate.getHttpMethod() + " " + predicate.getPath(), operation);
+        }
+        return operations;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> invoke(Map<String, WebOperation> web, String operation,
+                                              Map<String, Object> arguments) {
+        return (Map<String, Object>) web.get(operation).invoke(new InvocationContext(SecurityContext.NONE, arguments));
+    }
+
+    private static long firstRelayDeadLettered(ApplicationContext context) {
         return context.getBean(OutboxRelayLifecycle.class).relay().stats().deadLettered();
     }
 
     @SuppressWarnings("unchecked")
-    private static List<Map<String, Object>> deadLetters(RingbusOutboxEndpoint endpoint) {
-        return (List<Map<String, Object>>) endpoint.outbox().get("deadLetters");
+    private static List<Map<String, Object>> deadLetters(Map<String, Object> body) {
+        return (List<Map<String, Object>>) body.get("deadLetters");
     }
 }
