@@ -252,6 +252,16 @@ class GuaranteedPublishTest {
                         .hasSingleBean(RingbusTemplate.class));
     }
 
+    @Test
+    void aBadOutboxPropertyFailsTheContextNamingTheValue() {
+        runner(h2Url(), new Listeners()).withPropertyValues("ringbus.outbox.guaranteed-subjects=orders..x")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("orders..x"));
+        runner(h2Url(), new Listeners()).withPropertyValues("ringbus.outbox.relay.batch-size=0")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("batchSize=0"));
+    }
+
     private static int distinctOrders(Listeners listeners) {
         return new HashSet<>(listeners.seen.stream().map(Seen::order).toList()).size();
     }
