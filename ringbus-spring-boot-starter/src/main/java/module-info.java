@@ -20,6 +20,8 @@ open module io.ringbus.spring {
     // Optional (Maven <optional>): each is used only when the application has it
     requires static transitive io.ringbus.server;
     requires static spring.tx;
+    requires static spring.jdbc;
+    requires static transitive io.ringbus.outbox;
     requires static micrometer.core;
     requires static tools.jackson.databind;
     requires static transitive spring.boot.health;

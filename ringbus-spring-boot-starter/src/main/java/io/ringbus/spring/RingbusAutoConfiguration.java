@@ -44,6 +44,8 @@ public class RingbusAutoConfiguration {
 
     /** Phase of the embedded server: starts after, stops before, the broker and the listeners. */
     public static final int SERVER_PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
+    /** Phase of the outbox relay: starts after, stops before, the broker (nothing claimed is refused). */
+    public static final int RELAY_PHASE = SmartLifecycle.DEFAULT_PHASE - 6144;
     /** Phase in which the broker drains and closes on shutdown. */
     public static final int BROKER_PHASE = SmartLifecycle.DEFAULT_PHASE - 8192;
     /** Phase of the listeners: subscribe first, unsubscribe last (after the broker drained). */
@@ -134,15 +136,17 @@ public class RingbusAutoConfiguration {
     }
 
     /**
-     * The template, publishing as the broker itself (ROOT scope).
+     * The template, publishing as the broker itself (ROOT scope), and appending the guaranteed
+     * subjects to the outbox when {@link RingbusOutboxAutoConfiguration} is active.
      *
      * @param broker the broker
+     * @param outbox the guaranteed subjects' publisher, when there is one
      * @return the template
      */
     @Bean
     @ConditionalOnMissingBean
-    public RingbusTemplate ringbusTemplate(Broker broker) {
-        return new RingbusTemplate(broker);
+    public RingbusTemplate ringbusTemplate(Broker broker, ObjectProvider<OutboxPublisher> outbox) {
+        return new RingbusTemplate(broker, outbox.getIfAvailable());
     }
 
     /**

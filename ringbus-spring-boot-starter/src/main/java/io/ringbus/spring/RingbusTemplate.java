@@ -19,6 +19,10 @@ import org.springframework.util.ClassUtils;
  * publish it is lost (for a guarantee, write it through the outbox). Outside a transaction, and
  * without spring-tx on the classpath, {@code publish} publishes at once.
  *
+ * <p>A subject matching {@code ringbus.outbox.guaranteed-subjects} is not deferred but appended to
+ * the transactional outbox in the caller's transaction ({@link OutboxPublisher}), and delivered by
+ * the relay after commit, at least once; outside a transaction such a publish is refused.
+ *
  * <p>{@code tryPublish} and {@code request} never wait for a commit: they answer now.
  *
  * <p>Thread-safe.
@@ -30,6 +34,7 @@ public class RingbusTemplate {
             RingbusTemplate.class.getClassLoader());
 
     private final Client client;
+    private final OutboxPublisher outbox;
 
     /**
      * Creates a template.
@@ -37,7 +42,18 @@ public class RingbusTemplate {
      * @param client the broker (or a scoped client of it) to publish through
      */
     public RingbusTemplate(Client client) {
+        this(client, null);
+    }
+
+    /**
+     * Creates a template that appends the guaranteed subjects to the outbox.
+     *
+     * @param client the broker (or a scoped client of it) to publish through
+     * @param outbox the guaranteed subjects' publisher, or {@code null} for none
+     */
+    public RingbusTemplate(Client client, OutboxPublisher outbox) {
         this.client = Objects.requireNonNull(client, "client");
+        this.outbox = outbox;
     }
 
     /** @return the client this template publishes through */
@@ -61,16 +77,22 @@ public class RingbusTemplate {
 
     /**
      * Publishes {@code payload} with {@code headers} to {@code subject}, after commit inside a
-     * transaction.
+     * transaction; a guaranteed subject is appended to the outbox in the transaction instead, its
+     * ordering key taken from the {@code Ringbus-Key} header.
      *
      * @param subject a literal subject
      * @param headers headers to send with it
      * @param payload the payload
-     * @throws IllegalStateException when the broker is closed
+     * @throws IllegalStateException when the broker is closed, or naming the subject when it is
+     *                               guaranteed and no transaction is active
      */
     public void publish(String subject, Headers headers, Object payload) {
         Objects.requireNonNull(subject, "subject");
         Objects.requireNonNull(headers, "headers");
+        if (outbox != null && outbox.isGuaranteed(subject)) {
+            outbox.append(subject, headers, payload);
+            return;
+        }
         if (TX_PRESENT && TransactionDeferral.deferIfActive(() -> client.publish(subject, null, headers, payload))) {
             return;
         }
