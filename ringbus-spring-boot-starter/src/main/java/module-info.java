@@ -2,8 +2,8 @@
  * ringbus-spring-boot-starter: Spring Boot 4.1 auto-configuration for ringbus.
  *
  * <p>Only {@code io.ringbus.spring} and {@code io.ringbus.spring.test} (the test slice) are
- * exported; {@code io.ringbus.spring.internal} is implementation. The module is open: Spring reads its beans and configuration classes by
- * reflection.
+ * exported; {@code io.ringbus.spring.internal} is implementation. The module is open: Spring
+ * reads its beans and configuration classes by reflection.
  */
 // Spring Boot 4.1, Spring Framework 7 and Micrometer have no module descriptors: their
 // Automatic-Module-Names are used. The API extends Spring types, hence the transitive requirements.
