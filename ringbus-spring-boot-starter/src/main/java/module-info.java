@@ -1,9 +1,9 @@
 /**
  * ringbus-spring-boot-starter: Spring Boot 4.1 auto-configuration for ringbus.
  *
- * <p>Only {@code io.ringbus.spring} is exported; {@code io.ringbus.spring.internal} is
- * implementation. The module is open: Spring reads its beans and configuration classes by
- * reflection.
+ * <p>Only {@code io.ringbus.spring} and {@code io.ringbus.spring.test} (the test slice) are
+ * exported; {@code io.ringbus.spring.internal} is implementation. The module is open: Spring
+ * reads its beans and configuration classes by reflection.
  */
 // Spring Boot 4.1, Spring Framework 7 and Micrometer have no module descriptors: their
 // Automatic-Module-Names are used. The API extends Spring types, hence the transitive requirements.
@@ -26,6 +26,12 @@ open module io.ringbus.spring {
     requires static tools.jackson.databind;
     requires static transitive spring.boot.health;
     requires static transitive spring.boot.actuator;
+    // @RingbusTest, the test slice: on the application's test classpath only
+    requires static spring.test;
+    requires static spring.boot.test;
+    requires static spring.boot.test.autoconfigure;
+    requires static org.junit.jupiter.api;
 
     exports io.ringbus.spring;
+    exports io.ringbus.spring.test;
 }
