@@ -221,8 +221,9 @@ static void on_member(natsConnection *nc, natsSubscription *sub, natsMsg *msg, v
 static int queue_groups(void) {
     natsConnection *conns[MEMBERS] = {0}, *pub = NULL;
     natsSubscription *subs[MEMBERS] = {0}, *plain = NULL;
-    member members[MEMBERS];
-    counter group;
+    static member members[MEMBERS]; /* static, as the counters below */
+    /* Static: nats.c may call back (errors, close) on its own thread after the case returned. */
+    static counter group;
     counter_init(&group);
     char name[32];
     for (int i = 0; i < MEMBERS; i++) {
@@ -351,7 +352,8 @@ static int drain(void) {
     natsOptions *opts = NULL;
     natsConnection *sub_nc = NULL, *pub = NULL;
     natsSubscription *sub = NULL;
-    counter received, closed;
+    /* Static: nats.c may call back (errors, close) on its own thread after the case returned. */
+    static counter received, closed;
     counter_init(&received);
     counter_init(&closed);
     CHECK(natsOptions_Create(&opts));
@@ -418,7 +420,8 @@ static int reconnect(void) {
 static int odd_subjects(void) {
     natsConnection *nc = NULL;
     natsSubscription *all = NULL;
-    counter errors;
+    /* Static: nats.c may call back (errors, close) on its own thread after the case returned. */
+    static counter errors;
     counter_init(&errors);
     CHECK(connect_to(&nc, "c-odd", &errors));
     CHECK(natsConnection_SubscribeSync(&all, nc, ">"));
@@ -473,7 +476,8 @@ static void stuck_handler(natsConnection *nc, natsSubscription *sub, natsMsg *ms
 static int slow_consumer_client(void) {
     natsConnection *nc = NULL, *healthy = NULL;
     natsSubscription *stuck = NULL, *hs = NULL;
-    counter errors;
+    /* Static: nats.c may call back (errors, close) on its own thread after the case returned. */
+    static counter errors;
     int rc = 0;
     char payload[16];
     counter_init(&errors);
@@ -549,7 +553,8 @@ static int slow_consumer_server(void) {
     /* From here on the raw subscriber reads nothing until the publishing is over. */
     natsConnection *healthy = NULL, *pub = NULL;
     natsSubscription *hs = NULL;
-    counter received;
+    /* Static: nats.c may call back (errors, close) on its own thread after the case returned. */
+    static counter received;
     counter_init(&received);
     CHECK(connect_to(&healthy, "c-slow-server-healthy", NULL));
     CHECK(natsConnection_Subscribe(&hs, healthy, "c.slow.server", on_count, &received));
