@@ -171,8 +171,12 @@ class RingbusListenerTest {
         runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new).run(context -> {
             MeterRegistry registry = context.getBean(MeterRegistry.class);
             context.getBean(Broker.class).publish("orders.fail", new Order("o-6", 1));
-            Await.until("the error counted", () -> registry.find("ringbus.spring.listener.errors")
-                    .tag("pattern", "orders.fail").counter() != null);
+            // The counter is registered, then incremented, on the handler's thread: wait for the count.
+            Await.until("the error counted", () -> {
+                io.micrometer.core.instrument.Counter errors = registry.find("ringbus.spring.listener.errors")
+                        .tag("pattern", "orders.fail").counter();
+                return errors != null && errors.count() >= 1.0;
+            });
             assertThat(registry.get("ringbus.spring.listener.errors").counter().count()).isEqualTo(1.0);
         });
     }
