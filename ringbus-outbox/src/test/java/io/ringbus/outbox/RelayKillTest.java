@@ -47,11 +47,11 @@ class RelayKillTest {
                 "--batch-size", String.valueOf(BATCH), "--sink-delay-ms", "2")) {
             // 2 ms a row, so a batch takes 200 ms: at row 750 the relay is inside its 8th batch.
             doomed.awaitDelivered(7 * BATCH + BATCH / 2);
-            long pid = doomed.process().pid();
-            doomed.kill();
-            assertThat(doomed.process().isAlive()).isFalse();
+            long pid = doomed.pid();
+            int exit = doomed.kill();
+            assertThat(doomed.isAlive()).isFalse();
             assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).as("pid " + pid + " is gone").isEmpty();
-            assertThat(doomed.process().exitValue()).as("killed by SIGKILL").isEqualTo(128 + 9);
+            assertThat(exit).as("killed by SIGKILL").isEqualTo(128 + 9);
             printedFirst = new HashSet<>(doomed.deliveredIds());
             assertThat(doomed.lines()).noneMatch(l -> l.contains("stopped"));
         }

@@ -1,43 +1,25 @@
 package io.ringbus.outbox;
 
 import io.ringbus.testkit.Await;
-import java.io.BufferedReader;
+import io.ringbus.testkit.ChildProcess;
+
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 
 /**
- * {@code ringbus-outbox relay --sink log ...} in a JVM of its own (this JVM's java and class
- * path), with its stdout lines collected as they come and its stderr kept in a file for failure
- * messages. {@link #close()} kills it if it still runs.
+ * {@code ringbus-outbox relay --sink log ...} in a JVM of its own ({@link ChildProcess}: this JVM's
+ * java and class path), with its stdout lines collected as they come and its stderr kept for
+ * failure messages. {@link #close()} kills it if it still runs.
  */
 final class RelayProcess implements AutoCloseable {
     private final String name;
-    private final Process process;
-    private final Path stderr;
-    private final List<String> lines = new CopyOnWriteArrayList<>();
-    private final Thread reader;
+    private final ChildProcess child;
 
-    private RelayProcess(String name, Process process, Path stderr) {
+    private RelayProcess(String name, ChildProcess child) {
         this.name = name;
-        this.process = process;
-        this.stderr = stderr;
-        this.reader = Thread.ofPlatform().name("read-" + name).daemon(true).start(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = in.readLine(); line != null; line = in.readLine()) {
-                    lines.add(line);
-                }
-            } catch (IOException e) {
-                lines.add("(reading failed: " + e + ")");
-            }
-        });
+        this.child = child;
     }
 
     /**
@@ -53,15 +35,12 @@ final class RelayProcess implements AutoCloseable {
      * {@code relay <name> started} line.
      */
     static RelayProcess startWithSink(String name, List<String> sinkArgs, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
-                "-Xmx256m", "-XX:+UseSerialGC", "-cp", io.ringbus.testkit.ChildJvm.classPath(),
-                OutboxMain.class.getName(), "relay"));
-        command.addAll(sinkArgs);
-        command.addAll(List.of("--name", name));
-        command.addAll(List.of(args));
-        Path stderr = Files.createTempFile("ringbus-relay-" + name, ".err");
-        Process process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
-        RelayProcess relay = new RelayProcess(name, process, stderr);
+        List<String> mainArgs = new ArrayList<>(List.of("relay"));
+        mainArgs.addAll(sinkArgs);
+        mainArgs.addAll(List.of("--name", name));
+        mainArgs.addAll(List.of(args));
+        RelayProcess relay = new RelayProcess(name, ChildProcess.start("relay-" + name,
+                List.of("-Xmx256m", "-XX:+UseSerialGC"), OutboxMain.class, mainArgs.toArray(String[]::new)));
         try {
             relay.awaitLine("relay " + name + " started");
         } catch (AssertionError e) {
@@ -71,15 +50,20 @@ final class RelayProcess implements AutoCloseable {
         return relay;
     }
 
-    /** @return the process */
-    Process process() {
-        return process;
+    /** @return its process id */
+    long pid() {
+        return child.pid();
+    }
+
+    /** @return whether it still runs */
+    boolean isAlive() {
+        return child.isAlive();
     }
 
     /** @return the row ids of the {@code delivered} lines printed so far, in order */
     List<Long> deliveredIds() {
         List<Long> ids = new ArrayList<>();
-        for (String line : lines) {
+        for (String line : child.lines()) {
             if (line.startsWith("delivered ")) {
                 ids.add(Long.parseLong(line.split(" ")[1]));
             }
@@ -89,67 +73,37 @@ final class RelayProcess implements AutoCloseable {
 
     /** @return every stdout line so far */
     List<String> lines() {
-        return List.copyOf(lines);
+        return List.copyOf(child.lines());
     }
 
     /** Waits until a line starting with {@code prefix} was printed. */
     void awaitLine(String prefix) {
-        Await.until(name + " prints '" + prefix + "'" + diagnostics(), Duration.ofSeconds(60),
-                () -> lines.stream().anyMatch(l -> l.startsWith(prefix)) || !process.isAlive() && !reader.isAlive());
-        if (lines.stream().noneMatch(l -> l.startsWith(prefix))) {
-            throw new AssertionError(name + " exited with " + process.exitValue() + " before printing '" + prefix
-                    + "'" + diagnostics());
+        try {
+            child.awaitLine(l -> l.startsWith(prefix), 60);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(name + ": interrupted while waiting for '" + prefix + "'", e);
         }
     }
 
     /** Waits until at least {@code count} rows were printed. */
     void awaitDelivered(int count) {
-        Await.until(name + " prints " + count + " rows" + diagnostics(), Duration.ofSeconds(60),
-                () -> deliveredIds().size() >= count || !process.isAlive());
+        Await.until(name + " prints " + count + " rows" + child.diagnostics(), Duration.ofSeconds(60),
+                () -> deliveredIds().size() >= count || !child.isAlive());
     }
 
-    /**
-     * SIGKILL; returns once the process is gone and all it printed was read. Signals through
-     * {@link ProcessHandle}: {@link Process#destroyForcibly()} would also close our end of its
-     * stdout and drop the lines not read yet.
-     */
-    void kill() throws InterruptedException {
-        process.toHandle().destroyForcibly();
-        awaitExit();
+    /** SIGKILL; returns its exit status once the process is gone and all it printed was read. */
+    int kill() throws InterruptedException {
+        return child.kill();
     }
 
     /** SIGTERM (a graceful stop); returns once the process is gone and all it printed was read. */
     int stop() throws InterruptedException {
-        process.toHandle().destroy();
-        return awaitExit();
-    }
-
-    private int awaitExit() throws InterruptedException {
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            throw new AssertionError(name + " did not exit" + diagnostics());
-        }
-        reader.join(10_000);
-        return process.exitValue();
-    }
-
-    private String diagnostics() {
-        String err;
-        try {
-            err = Files.readString(stderr);
-        } catch (IOException e) {
-            err = e.toString();
-        }
-        return "; stderr so far:\n" + (err.length() > 4000 ? err.substring(err.length() - 4000) : err);
+        return child.stop();
     }
 
     @Override
     public void close() throws IOException {
-        process.destroyForcibly();
-        try {
-            process.waitFor(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        Files.deleteIfExists(stderr);
+        child.close();
     }
 }

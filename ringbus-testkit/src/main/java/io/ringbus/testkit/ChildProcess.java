@@ -104,6 +104,26 @@ public final class ChildProcess implements AutoCloseable {
     }
 
     /**
+     * SIGTERM: a graceful stop.
+     *
+     * @return its exit status, once every line it printed was read
+     */
+    public int stop() throws InterruptedException {
+        process.toHandle().destroy();
+        return awaitExit(30);
+    }
+
+    /** @return its process id */
+    public long pid() {
+        return process.pid();
+    }
+
+    /** @return whether it still runs */
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /**
      * Waits for it to exit by itself, and for the last of its lines.
      *
      * @param seconds how long to wait
