@@ -151,6 +151,15 @@ public final class RingbusServer implements AutoCloseable {
     }
 
     /**
+     * @return bytes of output waiting for clients now (the capacity of the buffers encoded and
+     *         not yet handed to the socket), all connections together; bounded by
+     *         {@link ServerConfig#outboundBudget()} plus what publishers already under way add
+     */
+    public long outboundBuffered() {
+        return context.outboundBuffered();
+    }
+
+    /**
      * Closes the listening socket; connected clients keep working. To drain on shutdown: stop
      * accepting, close the broker (it delivers what it accepted), then {@link #close()}.
      */

@@ -221,6 +221,8 @@ public final class RingbusServerMain implements Callable<Integer> {
             System.err.println("ringbus-server: " + e.getMessage());
             return 2;
         }
+        // One heap budget (max_memory): the messages in the broker's ring take a quarter of it.
+        brokerBuilder.maxInFlightBytes(Math.max(65_536, settings.maxMemory() / 4));
         // The registry /metrics scrapes: JVM basics, the broker's meters and the server's.
         PrometheusMeterRegistry registry = MonitorSources.jvmMeterRegistry();
         // The store is opened only for durable subjects: without any, nothing is written (no data/ directory).

@@ -36,6 +36,8 @@ public final class ServerConfig {
     public static final int MAX_CONTROL_LINE = 4_096;
     /** The default {@link Builder#maxPayload}: 1 MiB, as nats-server. */
     public static final int DEFAULT_MAX_PAYLOAD = 1 << 20;
+    /** The smallest {@code maxMemory}: 4 MiB. */
+    static final long MIN_MAX_MEMORY = 4L << 20;
     /** Largest accepted max_payload: 64 MiB, as nats-server. */
     public static final int MAX_PAYLOAD_LIMIT = 64 << 20;
     /** The NATS default monitoring port. */
@@ -51,6 +53,7 @@ public final class ServerConfig {
     private final int maxPayload;
     private final long maxPending;
     private final long maxInputBuffer;
+    private final long maxMemory;
     private final int maxConnections;
     private final int maxSubscriptions;
     private final Duration pingInterval;
@@ -108,7 +111,8 @@ public final class ServerConfig {
         this.serverName = b.serverName;
         this.maxPayload = b.maxPayload;
         this.maxPending = b.maxPending;
-        this.maxInputBuffer = b.maxInputBuffer;
+        this.maxMemory = b.maxMemory;
+        this.maxInputBuffer = b.maxInputBuffer > 0 ? b.maxInputBuffer : Math.max(1L << 20, b.maxMemory / 8);
         this.maxConnections = b.maxConnections;
         this.maxSubscriptions = b.maxSubscriptions;
         this.pingInterval = b.pingInterval;
@@ -166,9 +170,40 @@ public final class ServerConfig {
         return maxPayload;
     }
 
-    /** @return outbound bytes a client may have pending before it is dropped as a slow consumer */
+    /**
+     * @return outbound bytes a client may have pending before it is dropped as a slow consumer, as
+     *         configured; a connection uses {@link #effectiveMaxPending()}
+     */
     public long maxPending() {
         return maxPending;
+    }
+
+    /**
+     * @return the per-connection bound a connection applies: {@link #maxPending()}, but at most a
+     *         quarter of {@link #maxMemory()}, so that one client cannot hold the whole budget
+     */
+    public long effectiveMaxPending() {
+        return Math.max(65_536, Math.min(maxPending, maxMemory / 4));
+    }
+
+    /**
+     * The heap the server may hold for messages in transit, the one budget its other limits are
+     * derived from: incomplete input ({@link #maxInputBuffer()}, an eighth unless set: twice that is its
+     * hard bound), output
+     * waiting for clients (half, all connections together; past it every network publisher
+     * pauses, see {@link #outboundBudget()}), each client's pending output (at most a quarter) and,
+     * for the broker the standalone server builds, messages in its ring (a quarter).
+     *
+     * @return bytes; default a quarter of the maximum heap (large payloads are G1 humongous
+     *         objects that can take twice their size, and the heap holds more than messages)
+     */
+    public long maxMemory() {
+        return maxMemory;
+    }
+
+    /** @return bytes of output that all connections together may have pending: half of {@link #maxMemory()} */
+    public long outboundBudget() {
+        return maxMemory / 2;
     }
 
     /**
@@ -330,7 +365,7 @@ public final class ServerConfig {
     @Override
     public String toString() {
         return "ServerConfig{host=" + host + ", port=" + port + ", serverName=" + serverName + ", maxPayload="
-                + maxPayload + ", maxPending=" + maxPending + ", maxInputBuffer=" + maxInputBuffer + ", maxConnections=" + maxConnections
+                + maxPayload + ", maxPending=" + maxPending + ", maxInputBuffer=" + maxInputBuffer + ", maxMemory=" + maxMemory + ", maxConnections=" + maxConnections
                 + ", maxSubscriptions=" + maxSubscriptions + ", pingInterval=" + pingInterval + ", maxPingsOut="
                 + maxPingsOut + ", authTimeout=" + authTimeout + ", writeDeadline=" + writeDeadline + ", ioThreads=" + ioThreads + ", noAuthScope="
                 + noAuthScope + ", tokens=" + tokens.size() + ", users=" + users.keySet() + ", monitor="
@@ -346,7 +381,9 @@ public final class ServerConfig {
         private String serverName = "ringbus";
         private int maxPayload = DEFAULT_MAX_PAYLOAD;
         private long maxPending = 64L << 20;
-        private long maxInputBuffer = Math.max(1L << 20, Runtime.getRuntime().maxMemory() / 4);
+        /** 0: derived from maxMemory in the constructor. */
+        private long maxInputBuffer;
+        private long maxMemory = Math.max(MIN_MAX_MEMORY, Runtime.getRuntime().maxMemory() / 4);
         private int maxConnections = 65_536;
         private int maxSubscriptions = 100_000;
         private Duration pingInterval = Duration.ofMinutes(2);
@@ -417,7 +454,7 @@ public final class ServerConfig {
 
         /**
          * @param maxInputBuffer bytes of incomplete operations buffered by all connections
-         *                       together, >= 1 MiB; default a quarter of the maximum heap
+         *                       together, >= 1 MiB; default an eighth of {@link #maxMemory(long)}
          * @return this
          */
         public Builder maxInputBuffer(long maxInputBuffer) {
@@ -428,7 +465,24 @@ public final class ServerConfig {
             return this;
         }
 
-        /** @param maxPending bytes, >= 64 KiB; default 64 MiB (nats-server's) @return this */
+        /**
+         * @param maxMemory bytes of heap for messages in transit, >= 4 MiB; default a quarter of
+         *                  the maximum heap (see {@link ServerConfig#maxMemory()})
+         * @return this
+         */
+        public Builder maxMemory(long maxMemory) {
+            if (maxMemory < MIN_MAX_MEMORY) {
+                throw new IllegalArgumentException("maxMemory must be >= " + MIN_MAX_MEMORY + ": maxMemory=" + maxMemory);
+            }
+            this.maxMemory = maxMemory;
+            return this;
+        }
+
+        /**
+         * @param maxPending bytes, >= 64 KiB; default 64 MiB (nats-server's); a connection applies at
+         *                   most a quarter of {@link #maxMemory(long)}
+         * @return this
+         */
         public Builder maxPending(long maxPending) {
             if (maxPending < 65_536) {
                 throw new IllegalArgumentException("maxPending must be >= 65536: maxPending=" + maxPending);

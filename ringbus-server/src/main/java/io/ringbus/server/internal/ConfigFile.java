@@ -188,6 +188,7 @@ public final class ConfigFile {
             case "max_payload" -> server.maxPayload(Math.toIntExact(size(value)));
             case "max_pending" -> server.maxPending(size(value));
             case "max_input_buffer" -> server.maxInputBuffer(size(value));
+            case "max_memory" -> server.maxMemory(size(value));
             case "max_connections" -> server.maxConnections(integer(value));
             case "max_subscriptions" -> server.maxSubscriptions(integer(value));
             case "ping_interval" -> server.pingInterval(Durations.parse(value));

@@ -157,8 +157,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         counted = true;
         counters.totalConnections.increment();
         server.connections.put(id, this);
-        outbound = new Outbound(channel, counters, stats, config.maxPending(), config.writeDeadline().toNanos(),
-                this::slowConsumer);
+        outbound = new Outbound(channel, counters, stats, config.effectiveMaxPending(),
+                config.writeDeadline().toNanos(), server.outboundBuffered, config.outboundBudget(), this::slowConsumer);
         durableAcks = new DurableAcks(channel.eventLoop(), counters, this::pong, id);
         String ip = channel.remoteAddress() instanceof InetSocketAddress address && address.getAddress() != null
                 ? address.getAddress().getHostAddress() : null;
@@ -482,7 +482,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         if (!ready()) {
             return true;
         }
-        if (!stalledBy.isEmpty() && stillStalled()) {
+        if (!stalledBy.isEmpty() && stillStalled() || outOfMemoryBudget()) {
             return false;
         }
         if (permissions != null && !publishPermitted(subject)) {
@@ -552,7 +552,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             closeQuietly();
             return true;
         }
-        if (!stalledBy.isEmpty() && stillStalled()) {
+        if (!stalledBy.isEmpty() && stillStalled() || outOfMemoryBudget()) {
             return false;
         }
         if (permissions != null && !publishPermitted(subject)) {
@@ -716,6 +716,19 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         if (!stalledBy.contains(subscriber)) {
             stalledBy.add(subscriber);
         }
+    }
+
+    /**
+     * @return whether the output waiting for all clients is past the server's budget; if so,
+     *         stops reading for now, before the next message is copied (one budget for the heap:
+     *         {@link ServerConfig#maxMemory()})
+     */
+    private boolean outOfMemoryBudget() {
+        if (!server.outboundOverBudget()) {
+            return false;
+        }
+        pause();
+        return true;
     }
 
     /** @return whether a subscriber this connection fed still stalls; if so, stops reading for now */
@@ -1027,7 +1040,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         server.counters.slowConsumers.increment();
         channel.eventLoop().execute(() -> {
             LOG.warn("connection {} from {}: slow consumer (more than {} bytes pending); closing", id,
-                    channel.remoteAddress(), server.config.maxPending());
+                    channel.remoteAddress(), server.config.effectiveMaxPending());
             for (Subscription subscription : subscriptions.values()) {
                 subscription.unsubscribe();
             }

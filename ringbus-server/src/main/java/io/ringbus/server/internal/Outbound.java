@@ -28,7 +28,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * stops reading its socket until the stall ends (as nats-server stalls producers, but no thread
  * waits: see {@link NatsConnection#stalledBy}). The stall ends when the client reads enough, or
  * when it has lasted {@code writeDeadline}: then the client is a slow consumer, cut off alone.
- * Past {@code maxPending} it is a slow consumer at once. A subscriber that reads at full speed
+ * Past {@code maxPending} while the server's output budget is spent, it is a slow consumer at
+ * once. That budget, {@code ServerConfig.outboundBudget()}, bounds the pending buffers of all
+ * connections together (counted per buffer): past it every delivery stalls its publisher,
+ * network publishers pause before taking another message, and a client that takes nothing from
+ * its socket for the write deadline meanwhile is cut off. (Each network publisher learns of a
+ * stall from its own next delivery, so many publishers can each add one message past the stall
+ * mark: the budget, not {@code maxPending}, is what bounds that.)
+ * A subscriber that reads at full speed
  * slows its publishers at most briefly and is never dropped; one that does not read affects
  * only itself and, for at most the write deadline, the publishers that feed it.
  *
@@ -52,6 +59,9 @@ final class Outbound {
     private final Runnable onSlowConsumer;
     private final long stallBytes;
     private final long writeDeadlineNanos;
+    /** The capacity of every connection's pending buffers, and its bound (ServerConfig.outboundBudget). */
+    private final AtomicLong serverBuffered;
+    private final long serverBudget;
     private final AtomicBoolean scheduled = new AtomicBoolean();
     /** When pending bytes went past the stall mark (System.nanoTime, never 0), or 0 when below it. */
     private final AtomicLong stallingSince = new AtomicLong();
@@ -86,8 +96,10 @@ final class Outbound {
     private volatile long takenBytes;
 
     Outbound(Channel channel, ServerCounters counters, ConnectionStats stats, long maxPending,
-             long writeDeadlineNanos, Runnable onSlowConsumer) {
+             long writeDeadlineNanos, AtomicLong serverBuffered, long serverBudget, Runnable onSlowConsumer) {
         this.channel = channel;
+        this.serverBuffered = serverBuffered;
+        this.serverBudget = serverBudget;
         this.counters = counters;
         this.stats = stats;
         this.maxPending = maxPending;
@@ -131,7 +143,7 @@ final class Outbound {
         } finally {
             lock.unlock();
         }
-        if (queued > maxPending) {
+        if (queued > maxPending && serverBuffered.get() > serverBudget) {
             slowConsumer();
             return;
         }
@@ -145,7 +157,9 @@ final class Outbound {
                 channel.eventLoop().execute(drain);
             }
         }
-        if (queued > stallBytes) {
+        if (queued > stallBytes || serverBuffered.get() > serverBudget) {
+            // Past this client's stall mark, or the server's output budget is spent: its
+            // publishers wait, and the write-deadline clock runs.
             stallSlowPath();
         }
     }
@@ -182,6 +196,11 @@ final class Outbound {
         if (left > 0) {
             // A newer stall started after the one this check was scheduled for.
             channel.eventLoop().schedule(checkStall, left, TimeUnit.NANOSECONDS);
+            return;
+        }
+        if (pending() <= stallBytes && serverBuffered.get() <= serverBudget) {
+            // Stalled by the server's budget, which others have freed since: not slow.
+            stallingSince.set(0);
             return;
         }
         slowConsumer();
@@ -261,13 +280,16 @@ final class Outbound {
     }
 
     private void releasePending() {
+        long freed = 0;
         lock.lock();
         try {
             for (ByteBuf buffer : full) {
+                freed += buffer.capacity();
                 buffer.release();
             }
             full.clear();
             if (current != null) {
+                freed += current.capacity();
                 current.release();
                 current = null;
             }
@@ -276,7 +298,11 @@ final class Outbound {
             lock.unlock();
         }
         for (ByteBuf buffer : taken) {
+            freed += buffer.capacity();
             buffer.release();
+        }
+        if (freed > 0) {
+            serverBuffered.addAndGet(-freed);
         }
         taken.clear();
         takenBytes = 0;
@@ -316,10 +342,16 @@ final class Outbound {
             lock.unlock();
         }
         long written = 0;
+        long handedCapacity = 0;
         while (!taken.isEmpty() && channel.isWritable()) {
             ByteBuf buffer = taken.poll();
             written += buffer.readableBytes();
+            handedCapacity += buffer.capacity();
             channel.write(buffer, channel.voidPromise());
+        }
+        if (handedCapacity > 0) {
+            // Netty's own queue is bounded by the channel's write watermark, not by this budget.
+            serverBuffered.addAndGet(-handedCapacity);
         }
         if (sentMessages > 0) {
             counters.messagesOut.add(sentMessages);
@@ -333,7 +365,9 @@ final class Outbound {
             takenBytes -= written;
             channel.flush();
         }
-        if (stallingSince.get() != 0 && takenBytes <= stallBytes) {
+        if (stallingSince.get() != 0 && takenBytes <= stallBytes
+                && (taken.isEmpty() || serverBuffered.get() <= serverBudget)) {
+            // Below its stall mark, and not holding output the server has no budget left for.
             stallingSince.set(0);
         }
         // What is left waits for the channel to become writable again (onWritable).
@@ -348,7 +382,9 @@ final class Outbound {
         ByteBuf buffer = current;
         if (buffer != null && buffer.writableBytes() < size) {
             if (buffer.readableBytes() + size <= CHUNK_BYTES) {
+                int before = buffer.capacity();
                 buffer.ensureWritable(size);
+                serverBuffered.addAndGet(buffer.capacity() - before);
                 return buffer;
             }
             full.add(buffer);
@@ -358,6 +394,7 @@ final class Outbound {
             // On the heap: what waits for a slow client is bounded by max_pending and counted in
             // the heap, not in direct memory (Netty copies to a direct buffer as it writes).
             buffer = current = channel.alloc().heapBuffer(Math.max(INITIAL_BUFFER_BYTES, size));
+            serverBuffered.addAndGet(buffer.capacity());
         }
         return buffer;
     }

@@ -29,6 +29,12 @@ public final class ServerContext {
     /** Capacity of every connection's buffer of incomplete input, bounded by {@code maxInputBuffer}. */
     final AtomicLong inputBuffered = new AtomicLong();
     /**
+     * Capacity of the buffers every connection's outbound holds (encoded, not yet handed to
+     * Netty), bounded by {@link ServerConfig#outboundBudget()}: counted per buffer, not per
+     * message, so that fan-out does not contend on it.
+     */
+    final AtomicLong outboundBuffered = new AtomicLong();
+    /**
      * The one connection allowed to go on buffering a large incomplete message while the input
      * budget is spent, so that some message always completes and frees its share (no deadlock
      * of connections that all wait for each other). Bound: the budget plus one max_payload.
@@ -41,6 +47,20 @@ public final class ServerContext {
     volatile int boundPort;
     /** TLS on the client port, or {@code null} without. */
     final TlsPipeline tls;
+
+    /** @return the capacity of the buffers waiting for clients, all connections together */
+    public long outboundBuffered() {
+        return outboundBuffered.get();
+    }
+
+    /**
+     * @return whether the output waiting for all clients together is past
+     *         {@link ServerConfig#outboundBudget()}: network publishers pause, and a client that
+     *         takes no bytes meanwhile is cut off after the write deadline
+     */
+    boolean outboundOverBudget() {
+        return outboundBuffered.get() > config.outboundBudget();
+    }
 
     /**
      * @param broker the broker behind the server

@@ -106,6 +106,10 @@ final class Varz {
                 .field("wire_out_bytes", stats.bytesOut())
                 .field("rejected_connections", stats.rejectedConnections())
                 .field("auth_failures", stats.authFailures())
+                .field("max_memory", config.maxMemory())
+                .field("outbound_buffered", server.outboundBuffered())
+                .field("max_input_buffer", config.maxInputBuffer())
+                .field("effective_max_pending", config.effectiveMaxPending())
                 .field("tls_provider", server.tls() == null ? null : server.tls().provider());
         json.name("auth_failures_by_reason").beginObject();
         for (Map.Entry<AuthFailure, Long> reason : stats.authFailuresByReason().entrySet()) {
