@@ -45,6 +45,7 @@ import tools.jackson.databind.json.JsonMapper;
     "ringbus.outbox.relay.scope=PUBLIC", "ringbus.outbox.guaranteed-subjects=orders.>,internal.>"})
 @AutoConfigureRingbus               // RingbusTestMessages
 @DirtiesContext
+@SuppressWarnings("try") // jnats Connection.close() throws InterruptedException; the tests declare it
 class OrderServiceTest {
 
     static final Duration WAIT = Duration.ofSeconds(15);

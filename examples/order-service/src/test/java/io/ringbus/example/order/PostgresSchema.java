@@ -27,7 +27,8 @@ final class PostgresSchema implements AfterAllCallback {
             + ThreadLocalRandom.current().nextInt(1_000_000);
 
     /**
-     * Creates the schema and points the application's data source and outbox at it.
+     * Creates the schema and points the application's data source, its table script and the
+     * outbox at it.
      *
      * @param registry the test's {@code @DynamicPropertySource} registry
      */
@@ -35,6 +36,8 @@ final class PostgresSchema implements AfterAllCallback {
         execute("CREATE SCHEMA IF NOT EXISTS " + NAME);
         registry.add("spring.datasource.url", () -> PG_URL + (PG_URL.contains("?") ? "&" : "?") + "currentSchema=" + NAME);
         registry.add("ringbus.outbox.schema", () -> NAME);
+        // only the tables: the schema is this one, not the application's order_service (db/schema.sql)
+        registry.add("spring.sql.init.schema-locations", () -> "classpath:db/tables.sql");
     }
 
     @Override

@@ -1,5 +1,6 @@
--- The order service's tables, created when missing (spring.sql.init.mode=always). The outbox's
--- tables are created by ringbus-outbox itself (ringbus.outbox.migrate, on by default).
+-- The order service's tables, created when missing (spring.sql.init.mode=always), in the schema
+-- the connection's currentSchema names (db/schema.sql creates it). The outbox's tables are created
+-- by ringbus-outbox itself (ringbus.outbox.migrate, on by default).
 CREATE TABLE IF NOT EXISTS orders (
     id         VARCHAR(36) PRIMARY KEY,
     sku        VARCHAR(64) NOT NULL,
