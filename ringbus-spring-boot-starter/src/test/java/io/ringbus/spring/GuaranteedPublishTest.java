@@ -266,6 +266,8 @@ class GuaranteedPublishTest {
         return new HashSet<>(listeners.seen.stream().map(Seen::order).toList()).size();
     }
 
+    // The operations as actuator's web layer maps them, invoked in-process; over real HTTP in
+    // examples/order-service: OrderServiceTest#aDeadLetterIsListedRetriedAndDeletedThroughTheActuatorEndpointOverHttp
     @Test
     void aDeadLetterShowsInTheActuatorEndpointAndCanBeRetriedAndDeleted() {
         runner(h2Url(), new Listeners())

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ringbus.core.Broker;
 import io.ringbus.spring.RingbusTemplate;
 import io.ringbus.spring.test.RingbusTest;
+import io.ringbus.spring.test.RingbusTestMessages;
 import io.ringbus.testkit.Await;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -43,6 +44,7 @@ class RingbusSliceTest {
         assertThat(context.getBeanNamesForType(OrderService.class)).isEmpty();
         assertThat(context.getBeanNamesForType(SliceApplication.class)).hasSize(1);
         assertThat(context.getBeanNamesForType(Broker.class)).hasSize(1);
+        assertThat(context.getBeanNamesForType(RingbusTestMessages.class)).as("the slice's await helper").hasSize(1);
         // nothing but the slice's auto-configuration: no web server, DataSource, Jackson, task executors
         assertThat(context.getBeanDefinitionNames())
                 .filteredOn(n -> n.matches(".*AutoConfiguration(\\$.*)?"))
