@@ -51,7 +51,7 @@ final class PolicyJson {
             }
             Object tree = read(parser, token, "$", 0, maxDepth);
             if (parser.nextToken() != null) {
-                throw invalid(parser.currentLocation(), "content after the policy object");
+                throw invalid(parser.currentTokenLocation(), "content after the policy object");
             }
             return tree;
         } catch (JsonProcessingException e) {
@@ -63,7 +63,9 @@ final class PolicyJson {
 
     private static IllegalArgumentException invalid(JsonLocation at, String why) {
         String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-        return new IllegalArgumentException("filter policy: invalid JSON" + where + ": " + why);
+        // jackson names the source in nested locations ("[Source: REDACTED (...); line: 1, ...]"): noise here.
+        String reason = why == null ? "" : why.replaceAll("\\[Source: [^;]*; ", "[");
+        return new IllegalArgumentException("filter policy: invalid JSON" + where + ": " + reason);
     }
 
     private static Object read(JsonParser parser, JsonToken token, String path, int depth, int maxDepth)
