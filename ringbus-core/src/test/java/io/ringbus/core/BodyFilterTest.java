@@ -58,6 +58,10 @@ class BodyFilterTest {
         assertThat(matchesOrder("{\"tags\":[\"promo\"]}")).isTrue();
         assertThat(matchesOrder("{\"tags\":[{\"prefix\":\"ne\"}]}")).isTrue();
         assertThat(matchesOrder("{\"tags\":[\"old\"]}")).isFalse();
+        assertThat(matchesOrder("{\"tags\":[{\"anything-but\":\"promo\"}]}")).as("every element must pass").isFalse();
+        assertThat(matchesOrder("{\"tags\":[{\"anything-but\":[\"old\",\"void\"]}]}")).isTrue();
+        assertThat(matchesOrder("{\"items\":{\"sku\":[{\"anything-but\":{\"prefix\":\"C-\"}}]}}")).isTrue();
+        assertThat(matchesOrder("{\"items\":{\"sku\":[{\"anything-but\":\"B-7\"}]}}")).isFalse();
         assertThat(matchesOrder("{\"items\":{\"sku\":[\"B-7\"]}}")).isTrue();
         assertThat(matchesOrder("{\"items\":{\"qty\":[{\"numeric\":[\">\",1]}]}}")).isTrue();
         assertThat(matchesOrder("{\"items\":{\"qty\":[{\"numeric\":[\">\",2]}]}}")).isFalse();
@@ -77,7 +81,9 @@ class BodyFilterTest {
 
     @Test
     void existsTestsKeysAtAnyDepth() {
-        assertThat(matchesOrder("{\"note\":[{\"exists\":true}]}")).as("present though null").isTrue();
+        assertThat(matchesOrder("{\"note\":[{\"exists\":true}]}")).as("null is no value, as in SNS").isFalse();
+        assertThat(matchesOrder("{\"note\":[{\"exists\":false}]}")).isTrue();
+        assertThat(matchesOrder("{\"id\":[{\"exists\":true}]}")).isTrue();
         assertThat(matchesOrder("{\"customer\":{\"address\":[{\"exists\":true}]}}")).isTrue();
         assertThat(matchesOrder("{\"customer\":{\"phone\":[{\"exists\":false}]}}")).isTrue();
         assertThat(matchesOrder("{\"customer\":{\"phone\":[{\"exists\":true}]}}")).isFalse();

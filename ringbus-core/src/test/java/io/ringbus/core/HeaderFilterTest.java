@@ -43,8 +43,17 @@ class HeaderFilterTest {
     void aMultiValuedHeaderMatchesWhenAnyValueDoes() {
         assertThat(matches("{\"tag\":[\"b\"]}", "tag", "a", "tag", "b")).isTrue();
         assertThat(matches("{\"tag\":[\"c\"]}", "tag", "a", "tag", "b")).isFalse();
-        assertThat(matches("{\"tag\":[{\"anything-but\":\"a\"}]}", "tag", "a", "tag", "b")).isTrue();
-        assertThat(matches("{\"tag\":[{\"anything-but\":\"a\"}]}", "tag", "a", "tag", "a")).isFalse();
+        assertThat(matches("{\"tag\":[{\"prefix\":\"x\"},\"b\"]}", "tag", "a", "tag", "b")).isTrue();
+    }
+
+    @Test
+    void anythingButOnAMultiValuedHeaderNeedsEveryValueToPass() {
+        // As SNS does for String.Array: none of the values may be excluded.
+        assertThat(matches("{\"tag\":[{\"anything-but\":\"a\"}]}", "tag", "a", "tag", "b")).isFalse();
+        assertThat(matches("{\"tag\":[{\"anything-but\":\"c\"}]}", "tag", "a", "tag", "b")).isTrue();
+        assertThat(matches("{\"tag\":[{\"anything-but\":\"a\"},\"a\"]}", "tag", "a", "tag", "b")).as("or a value")
+                .isTrue();
+        assertThat(matches("{\"tag\":[{\"anything-but\":\"a\"},{\"exists\":false}]}")).as("or absent").isTrue();
     }
 
     @Test

@@ -182,6 +182,7 @@ public final class FilterPolicyCompiler {
             throw error("a key needs at least one value", path, values);
         }
         List<ValueMatcher> matchers = new ArrayList<>(values.size());
+        List<ValueMatcher> exclusions = new ArrayList<>(1);
         boolean ifPresent = false;
         boolean ifAbsent = false;
         for (int i = 0; i < values.size(); i++) {
@@ -202,6 +203,8 @@ public final class FilterPolicyCompiler {
                     }
                     ifPresent |= exists;
                     ifAbsent |= !exists;
+                } else if ("anything-but".equals(name)) {
+                    exclusions.add(anythingBut(operand, operandPath));
                 } else {
                     matchers.add(operator(name, operand, valuePath, operandPath));
                 }
@@ -214,7 +217,8 @@ public final class FilterPolicyCompiler {
         if (body) {
             paths.add(names);
         }
-        return new KeyCondition(names, matchers.toArray(new ValueMatcher[0]), ifPresent, ifAbsent, values.size());
+        return new KeyCondition(names, matchers.toArray(new ValueMatcher[0]), exclusions.toArray(new ValueMatcher[0]),
+                ifPresent, ifAbsent, values.size());
     }
 
     private ValueMatcher exact(Object value, String path) {
@@ -239,7 +243,6 @@ public final class FilterPolicyCompiler {
             case "suffix" -> new ValueMatcher.TextOperator(Kind.SUFFIX, string(name, operand, operandPath));
             case "equals-ignore-case" ->
                     new ValueMatcher.TextOperator(Kind.EQUALS_IGNORE_CASE, string(name, operand, operandPath));
-            case "anything-but" -> anythingBut(operand, operandPath);
             case "numeric" -> numeric(operand, operandPath);
             case "cidr" -> cidr(operand, operandPath);
             default -> throw error("unknown operator \"" + name + "\"", valuePath);

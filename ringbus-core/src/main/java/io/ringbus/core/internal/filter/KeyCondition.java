@@ -6,12 +6,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One key of a policy and its array of values: the key matches when any of its values matches
- * (SNS's OR within an array). For headers the key is a header name and every value of a
- * multi-valued header is tried (SNS's {@code String.Array}); for bodies it is a path of nested
- * object keys, and arrays met on the way or at the end are searched element by element.
- * {@code {"exists": true}} matches a present key, {@code {"exists": false}} an absent one; no
- * other value matches an absent key.
+ * One key of a policy and its array of values: the key matches when any entry of the array
+ * matches (SNS's OR within an array). For headers the key is a header name and a multi-valued
+ * header (SNS's {@code String.Array}) matches an entry when any of its values does; for bodies it
+ * is a path of nested object keys, and arrays met on the way or at the end are searched element
+ * by element. {@code anything-but} is the exception, as in SNS: it matches when none of the
+ * values is excluded (and there is at least one). {@code {"exists": true}} matches a present key
+ * (in a body: with a non-null value), {@code {"exists": false}} an absent one; no other entry
+ * matches an absent key.
  *
  * <p>Threading: immutable, safe to call from any number of threads.
  */
@@ -23,15 +25,25 @@ final class KeyCondition extends PolicyCondition {
     private final String name;
     private final String[] path;
     private final ValueMatcher[] matchers;
+    private final ValueMatcher[] exclusions;
     private final boolean matchesIfPresent;
     private final boolean matchesIfAbsent;
 
-    KeyCondition(String[] path, ValueMatcher[] matchers, boolean matchesIfPresent, boolean matchesIfAbsent,
-                 int entries) {
+    /**
+     * @param path             the header name (one element) or the body path
+     * @param matchers         entries any value may match
+     * @param exclusions       {@code anything-but} entries, which every value must pass
+     * @param matchesIfPresent whether there is {@code {"exists": true}}
+     * @param matchesIfAbsent  whether there is {@code {"exists": false}}
+     * @param entries          how many entries the key's array has
+     */
+    KeyCondition(String[] path, ValueMatcher[] matchers, ValueMatcher[] exclusions, boolean matchesIfPresent,
+                 boolean matchesIfAbsent, int entries) {
         super(entries);
         this.name = path[path.length - 1];
         this.path = path;
         this.matchers = matchers;
+        this.exclusions = exclusions;
         this.matchesIfPresent = matchesIfPresent;
         this.matchesIfAbsent = matchesIfAbsent;
     }
@@ -55,18 +67,41 @@ final class KeyCondition extends PolicyCondition {
                 }
             }
         }
+        for (ValueMatcher exclusion : exclusions) {
+            if (everyValuePasses(values, count, exclusion)) {
+                return true;
+            }
+        }
         return false;
+    }
+
+    private static boolean everyValuePasses(List<String> values, int count, ValueMatcher exclusion) {
+        for (int i = 0; i < count; i++) {
+            if (!exclusion.matchesText(values.get(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
     boolean matchesBody(Map<?, ?> body) {
         int found = visit(body, 0);
-        return found == MATCHED || (found == PRESENT ? matchesIfPresent : matchesIfAbsent);
+        if (found == MATCHED || (found == PRESENT ? matchesIfPresent : matchesIfAbsent)) {
+            return true;
+        }
+        for (ValueMatcher exclusion : exclusions) {
+            if (every(body, 0, exclusion) == MATCHED) {
+                return true;
+            }
+        }
+        return false;
     }
 
+    /** @return MATCHED when a value matches, else PRESENT when a non-null value is there, else ABSENT */
     private int visit(Object node, int depth) {
         if (depth == path.length) {
-            return matchesLeaf(node) ? MATCHED : PRESENT;
+            return matchesLeaf(node) ? MATCHED : node == null ? ABSENT : PRESENT;
         }
         if (node instanceof Map<?, ?> object) {
             String key = path[depth];
@@ -100,5 +135,27 @@ final class KeyCondition extends PolicyCondition {
             }
         }
         return false;
+    }
+
+    /** @return MATCHED when every value on the path passes, PRESENT when one fails, ABSENT when there is none */
+    private int every(Object node, int depth, ValueMatcher exclusion) {
+        if (depth == path.length && !(node instanceof List<?>)) {
+            return exclusion.matchesValue(node) ? MATCHED : PRESENT;
+        }
+        if (node instanceof List<?> array) {
+            int result = ABSENT;
+            for (Object element : array) {
+                int one = every(element, depth, exclusion);
+                if (one == PRESENT) {
+                    return PRESENT;
+                }
+                result = Math.max(result, one);
+            }
+            return result;
+        }
+        if (node instanceof Map<?, ?> object && object.containsKey(path[depth])) {
+            return every(object.get(path[depth]), depth + 1, exclusion);
+        }
+        return ABSENT;
     }
 }
