@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -25,7 +26,14 @@ import java.util.Map;
  * <p>Threading: static; the factory is thread-safe.
  */
 final class PolicyJson {
-    static final JsonFactory FACTORY = JsonFactory.builder().build();
+    /**
+     * Shared by the compiler and {@link JsonBodyReader}. Its buffers are recycled through a
+     * concurrent deque, not jackson's default thread-local pool: body filters run on publishing
+     * threads, which may be virtual (STYLE.md rule 11).
+     */
+    static final JsonFactory FACTORY = JsonFactory.builder()
+            .recyclerPool(JsonRecyclerPools.newConcurrentDequePool())
+            .build();
 
     /** A JSON number as written, with its value as {@link DecimalText} reads it. */
     record NumberToken(String text, double value) {
