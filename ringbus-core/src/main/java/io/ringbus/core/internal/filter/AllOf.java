@@ -22,9 +22,9 @@ final class AllOf extends PolicyCondition {
     }
 
     @Override
-    boolean matchesHeaders(Headers headers) {
+    boolean matchesHeaders(Headers headers, byte[] asciiBlock) {
         for (PolicyCondition part : parts) {
-            if (!part.matchesHeaders(headers)) {
+            if (!part.matchesHeaders(headers, asciiBlock)) {
                 return false;
             }
         }

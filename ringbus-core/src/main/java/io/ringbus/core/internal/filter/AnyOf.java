@@ -22,9 +22,9 @@ final class AnyOf extends PolicyCondition {
     }
 
     @Override
-    boolean matchesHeaders(Headers headers) {
+    boolean matchesHeaders(Headers headers, byte[] asciiBlock) {
         for (PolicyCondition choice : choices) {
-            if (choice.matchesHeaders(headers)) {
+            if (choice.matchesHeaders(headers, asciiBlock)) {
                 return true;
             }
         }

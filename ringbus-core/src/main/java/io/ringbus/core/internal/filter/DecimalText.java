@@ -1,8 +1,10 @@
 package io.ringbus.core.internal.filter;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * Reads a decimal number from text without allocating, for numeric filter operators over header
- * values. The grammar is JSON's number with an optional leading {@code +}:
+ * values: a {@code String}, or an ASCII range of a NATS header block. The grammar is JSON's number with an optional leading {@code +}:
  * {@code [+-]? digits ('.' digits)? ([eE] [+-]? digits)?}, where the integer part may also be
  * absent ({@code .5}) or have leading zeros. Anything else is not a number ({@code NaN}, so that
  * every comparison with it is false).
@@ -38,14 +40,27 @@ public final class DecimalText {
      * @return its value, or {@code NaN} when it is not a number in the grammar above
      */
     public static double parse(String text) {
-        if (text == null) {
-            return Double.NaN;
-        }
-        int length = text.length();
-        int i = 0;
+        return text == null ? Double.NaN : parse(text, 0, text.length());
+    }
+
+    /**
+     * Parses the ASCII bytes {@code block[from, to)} as a decimal number.
+     *
+     * @param block the bytes
+     * @param from  the first byte
+     * @param to    after the last byte
+     * @return its value, or {@code NaN} when it is not a number in the grammar above
+     */
+    public static double parse(byte[] block, int from, int to) {
+        return parse((Object) block, from, to);
+    }
+
+    /** One parser for both sources: {@code text} is a {@code String} or a {@code byte[]} of ASCII. */
+    private static double parse(Object text, int from, int to) {
+        int i = from;
         boolean negative = false;
-        if (i < length && (text.charAt(i) == '-' || text.charAt(i) == '+')) {
-            negative = text.charAt(i) == '-';
+        if (i < to && (charAt(text, i) == '-' || charAt(text, i) == '+')) {
+            negative = charAt(text, i) == '-';
             i++;
         }
         long mantissa = 0;
@@ -53,10 +68,10 @@ public final class DecimalText {
         int significant = 0;
         int scale = 0;
         boolean exact = true;
-        for (; i < length && isDigit(text.charAt(i)); i++) {
+        for (; i < to && isDigit(charAt(text, i)); i++) {
             digits++;
             if (significant < MAX_DIGITS) {
-                mantissa = mantissa * 10 + (text.charAt(i) - '0');
+                mantissa = mantissa * 10 + (charAt(text, i) - '0');
                 if (mantissa != 0) {
                     significant++;
                 }
@@ -64,12 +79,12 @@ public final class DecimalText {
                 exact = false;
             }
         }
-        if (i < length && text.charAt(i) == '.') {
+        if (i < to && charAt(text, i) == '.') {
             i++;
             int fraction = 0;
-            for (; i < length && isDigit(text.charAt(i)); i++, fraction++) {
+            for (; i < to && isDigit(charAt(text, i)); i++, fraction++) {
                 if (significant < MAX_DIGITS) {
-                    mantissa = mantissa * 10 + (text.charAt(i) - '0');
+                    mantissa = mantissa * 10 + (charAt(text, i) - '0');
                     scale--;
                     if (mantissa != 0) {
                         significant++;
@@ -86,24 +101,24 @@ public final class DecimalText {
         if (digits == 0) {
             return Double.NaN;
         }
-        if (i < length && (text.charAt(i) == 'e' || text.charAt(i) == 'E')) {
+        if (i < to && (charAt(text, i) == 'e' || charAt(text, i) == 'E')) {
             i++;
             boolean negativeExponent = false;
-            if (i < length && (text.charAt(i) == '-' || text.charAt(i) == '+')) {
-                negativeExponent = text.charAt(i) == '-';
+            if (i < to && (charAt(text, i) == '-' || charAt(text, i) == '+')) {
+                negativeExponent = charAt(text, i) == '-';
                 i++;
             }
             int exponent = 0;
             int exponentDigits = 0;
-            for (; i < length && isDigit(text.charAt(i)); i++, exponentDigits++) {
-                exponent = Math.min(exponent * 10 + (text.charAt(i) - '0'), 100_000);
+            for (; i < to && isDigit(charAt(text, i)); i++, exponentDigits++) {
+                exponent = Math.min(exponent * 10 + (charAt(text, i) - '0'), 100_000);
             }
             if (exponentDigits == 0) {
                 return Double.NaN;
             }
             scale += negativeExponent ? -exponent : exponent;
         }
-        if (i != length) {
+        if (i != to) {
             return Double.NaN;
         }
         if (mantissa == 0) {
@@ -113,12 +128,19 @@ public final class DecimalText {
             double value = scale < 0 ? mantissa / POWERS_OF_TEN[-scale] : mantissa * POWERS_OF_TEN[scale];
             return negative ? -value : value;
         }
-        return parseSlowPath(text);
+        return parseSlowPath(text, from, to);
     }
 
     /** Too many digits or too large an exponent for the exact fast path; the text is known valid. */
-    private static double parseSlowPath(String text) {
-        return Double.parseDouble(text);
+    private static double parseSlowPath(Object text, int from, int to) {
+        String number = text instanceof String string ? string.substring(from, to)
+                : new String((byte[]) text, from, to - from, StandardCharsets.ISO_8859_1);
+        return Double.parseDouble(number);
+    }
+
+    /** @return the char at {@code i} of a {@code String} or an ASCII {@code byte[]} */
+    static char charAt(Object text, int i) {
+        return text instanceof String string ? string.charAt(i) : (char) ((byte[]) text)[i];
     }
 
     private static boolean isDigit(char c) {

@@ -356,7 +356,7 @@ public final class FilterPolicyCompiler {
         if (block.indexOf(':') >= 0) {
             throw error("cidr supports IPv4 blocks only", path, operand);
         }
-        long address = slash < 0 ? -1 : ValueMatcher.Ipv4Cidr.parseIpv4(block.substring(0, slash));
+        long address = slash < 0 ? -1 : ValueMatcher.Ipv4Cidr.parseIpv4(block, 0, slash);
         String length = slash < 0 ? "" : block.substring(slash + 1);
         if (address < 0 || length.isEmpty() || length.length() > 2 || !length.chars().allMatch(Character::isDigit)
                 || Integer.parseInt(length) > 32) {

@@ -1,11 +1,13 @@
 package io.ringbus.core.internal.filter;
 
+import io.ringbus.core.Headers;
 import io.ringbus.core.Message;
 import io.ringbus.core.MessageFilter;
 
 /**
- * A compiled filter policy over message headers. {@link #test} allocates nothing (headers that
- * arrived as a NATS block are parsed into their map once per message, on first use by anyone).
+ * A compiled filter policy over message headers. {@link #test} allocates nothing: headers that
+ * arrived as an ASCII NATS block are read in place ({@link NatsHeaderLines}), without the map
+ * {@code Headers} would parse from the block on first use; others through {@code Headers.all}.
  *
  * <p>Threading: immutable; {@link #test} is safe from any number of threads at once.
  */
@@ -20,7 +22,9 @@ final class HeaderPolicyFilter implements MessageFilter {
 
     @Override
     public boolean test(Message message) {
-        return root.matchesHeaders(message.headers());
+        Headers headers = message.headers();
+        byte[] block = headers.natsBlock();
+        return root.matchesHeaders(headers, block != null && NatsHeaderLines.isAscii(block) ? block : null);
     }
 
     @Override

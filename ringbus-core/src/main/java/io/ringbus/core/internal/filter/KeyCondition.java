@@ -23,6 +23,8 @@ final class KeyCondition extends PolicyCondition {
     private static final int MATCHED = 2;
 
     private final String name;
+    /** The name's bytes for reading a NATS block in place; {@code null} when no header can have it. */
+    private final byte[] asciiName;
     private final String[] path;
     private final ValueMatcher[] matchers;
     private final ValueMatcher[] exclusions;
@@ -41,6 +43,7 @@ final class KeyCondition extends PolicyCondition {
                  boolean matchesIfAbsent, int entries) {
         super(entries);
         this.name = path[path.length - 1];
+        this.asciiName = NatsHeaderLines.asciiName(name);
         this.path = path;
         this.matchers = matchers;
         this.exclusions = exclusions;
@@ -49,7 +52,10 @@ final class KeyCondition extends PolicyCondition {
     }
 
     @Override
-    boolean matchesHeaders(Headers headers) {
+    boolean matchesHeaders(Headers headers, byte[] asciiBlock) {
+        if (asciiBlock != null) {
+            return matchesBlock(asciiBlock);
+        }
         List<String> values = headers.all(name);
         int count = values.size();
         if (count == 0) {
@@ -82,6 +88,37 @@ final class KeyCondition extends PolicyCondition {
             }
         }
         return true;
+    }
+
+    /** {@link #matchesHeaders} over a NATS block's lines, read in place. */
+    private boolean matchesBlock(byte[] block) {
+        byte[] key = asciiName;
+        long first = key == null ? -1 : NatsHeaderLines.first(block, key);
+        if (first < 0) {
+            return matchesIfAbsent;
+        }
+        if (matchesIfPresent) {
+            return true;
+        }
+        for (long value = first; value >= 0; value = NatsHeaderLines.next(block, value, key)) {
+            int from = NatsHeaderLines.start(value);
+            int to = NatsHeaderLines.end(value);
+            for (ValueMatcher matcher : matchers) {
+                if (matcher.matchesAscii(block, from, to)) {
+                    return true;
+                }
+            }
+        }
+        for (ValueMatcher exclusion : exclusions) {
+            boolean every = true;
+            for (long value = first; value >= 0 && every; value = NatsHeaderLines.next(block, value, key)) {
+                every = exclusion.matchesAscii(block, NatsHeaderLines.start(value), NatsHeaderLines.end(value));
+            }
+            if (every) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

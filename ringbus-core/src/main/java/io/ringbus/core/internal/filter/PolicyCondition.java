@@ -24,10 +24,13 @@ abstract class PolicyCondition {
     }
 
     /**
-     * @param headers a message's headers
-     * @return whether they match; allocates nothing (beyond what {@link Headers#all} does on first use)
+     * @param headers    a message's headers
+     * @param asciiBlock their NATS block when they came from one and it is all ASCII (then read in
+     *                   place, see {@link NatsHeaderLines}), else {@code null} (then read through
+     *                   {@link Headers#all})
+     * @return whether they match; allocates nothing
      */
-    abstract boolean matchesHeaders(Headers headers);
+    abstract boolean matchesHeaders(Headers headers, byte[] asciiBlock);
 
     /**
      * @param body a JSON object as maps, lists and scalars

@@ -1,5 +1,7 @@
 package io.ringbus.core.internal.filter;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * One entry of a key's value array in a filter policy: an exact value or an operator object
  * ({@code prefix}, {@code numeric}, ...). {@code exists} is not a value matcher: it is about the
@@ -22,6 +24,46 @@ abstract class ValueMatcher {
     abstract boolean matchesText(String value);
 
     /**
+     * Matches a header value read from an ASCII NATS header block ({@link NatsHeaderLines}). The
+     * matchers override this to compare the bytes in place; this fallback, for a policy operand
+     * that is not ASCII where case folding could still match, builds the String.
+     *
+     * @param block the ASCII block
+     * @param from  the value's first byte
+     * @param to    after its last byte
+     * @return what {@link #matchesText} returns for the same value
+     */
+    boolean matchesAscii(byte[] block, int from, int to) {
+        return matchesText(new String(block, from, to - from, StandardCharsets.ISO_8859_1));
+    }
+
+    /** @return the text's bytes when it is all ASCII, else {@code null} (it then equals no ASCII value) */
+    static byte[] ascii(String text) {
+        byte[] bytes = new byte[text.length()];
+        for (int i = 0; i < bytes.length; i++) {
+            char c = DecimalText.charAt(text, i);
+            if (c >= 128) {
+                return null;
+            }
+            bytes[i] = (byte) c;
+        }
+        return bytes;
+    }
+
+    /** @return whether {@code block[at, at + bytes.length)} is {@code bytes}, within {@code [from, to)} */
+    static boolean regionEquals(byte[] block, int from, int to, int at, byte[] bytes) {
+        if (bytes == null || at < from || at + bytes.length > to) {
+            return false;
+        }
+        for (int i = 0; i < bytes.length; i++) {
+            if (block[at + i] != bytes[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * @param value a JSON body value: a {@code String} (or other {@code CharSequence}), a
      *              {@code Number}, a {@code Boolean} or {@code null}; any other object never matches
      * @return whether it matches
@@ -39,14 +81,22 @@ abstract class ValueMatcher {
     /** An exact string: {@code "eu"}. */
     static final class ExactText extends ValueMatcher {
         private final String expected;
+        private final byte[] expectedAscii;
 
         ExactText(String expected) {
             this.expected = expected;
+            this.expectedAscii = ascii(expected);
         }
 
         @Override
         boolean matchesText(String value) {
             return expected.equals(value);
+        }
+
+        @Override
+        boolean matchesAscii(byte[] block, int from, int to) {
+            return expectedAscii != null && to - from == expectedAscii.length
+                    && regionEquals(block, from, to, from, expectedAscii);
         }
 
         @Override
@@ -69,6 +119,11 @@ abstract class ValueMatcher {
         }
 
         @Override
+        boolean matchesAscii(byte[] block, int from, int to) {
+            return DecimalText.parse(block, from, to) == expected;
+        }
+
+        @Override
         boolean matchesValue(Object value) {
             return value instanceof Number number && number.doubleValue() == expected;
         }
@@ -82,9 +137,18 @@ abstract class ValueMatcher {
             this.expected = expected;
         }
 
+        private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
+        private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
+
         @Override
         boolean matchesText(String value) {
             return (expected ? "true" : "false").equals(value);
+        }
+
+        @Override
+        boolean matchesAscii(byte[] block, int from, int to) {
+            byte[] text = expected ? TRUE : FALSE;
+            return to - from == text.length && regionEquals(block, from, to, from, text);
         }
 
         @Override
@@ -101,6 +165,11 @@ abstract class ValueMatcher {
         }
 
         @Override
+        boolean matchesAscii(byte[] block, int from, int to) {
+            return false;
+        }
+
+        @Override
         boolean matchesValue(Object value) {
             return value == null;
         }
@@ -112,10 +181,39 @@ abstract class ValueMatcher {
 
         private final Kind kind;
         private final String operand;
+        private final byte[] operandAscii;
 
         TextOperator(Kind kind, String operand) {
             this.kind = kind;
             this.operand = operand;
+            this.operandAscii = ascii(operand);
+        }
+
+        @Override
+        boolean matchesAscii(byte[] block, int from, int to) {
+            byte[] bytes = operandAscii;
+            return switch (kind) {
+                case PREFIX -> regionEquals(block, from, to, from, bytes);
+                case SUFFIX -> bytes != null && regionEquals(block, from, to, to - bytes.length, bytes);
+                // A non-ASCII operand may still fold to ASCII (the Kelvin sign to k): the String path decides.
+                case EQUALS_IGNORE_CASE -> bytes == null ? super.matchesAscii(block, from, to)
+                        : to - from == bytes.length && equalsIgnoreAsciiCase(block, from, bytes);
+            };
+        }
+
+        private static boolean equalsIgnoreAsciiCase(byte[] block, int from, byte[] bytes) {
+            for (int i = 0; i < bytes.length; i++) {
+                int a = block[from + i];
+                int b = bytes[i];
+                if (a != b && toLowerAscii(a) != toLowerAscii(b)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private static int toLowerAscii(int c) {
+            return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
         }
 
         @Override
@@ -146,6 +244,16 @@ abstract class ValueMatcher {
         boolean matchesText(String value) {
             for (ValueMatcher matcher : excluded) {
                 if (matcher.matchesText(value)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        boolean matchesAscii(byte[] block, int from, int to) {
+            for (ValueMatcher matcher : excluded) {
+                if (matcher.matchesAscii(block, from, to)) {
                     return false;
                 }
             }
@@ -189,6 +297,11 @@ abstract class ValueMatcher {
         }
 
         @Override
+        boolean matchesAscii(byte[] block, int from, int to) {
+            return contains(DecimalText.parse(block, from, to));
+        }
+
+        @Override
         boolean matchesValue(Object value) {
             return value instanceof Number number && contains(number.doubleValue());
         }
@@ -216,7 +329,15 @@ abstract class ValueMatcher {
 
         @Override
         boolean matchesText(String value) {
-            long address = parseIpv4(value);
+            return contains(parseIpv4(value, 0, value.length()));
+        }
+
+        @Override
+        boolean matchesAscii(byte[] block, int from, int to) {
+            return contains(parseIpv4(block, from, to));
+        }
+
+        private boolean contains(long address) {
             return address >= 0 && ((int) address & mask) == network;
         }
 
@@ -227,19 +348,21 @@ abstract class ValueMatcher {
         }
 
         /**
-         * @param text the text
+         * @param text a {@code String} or an ASCII {@code byte[]}
+         * @param from the first char
+         * @param to   after the last char
          * @return the address as an unsigned 32-bit value, or -1 when the text is not a dotted quad
          */
-        static long parseIpv4(String text) {
+        static long parseIpv4(Object text, int from, int to) {
             long address = 0;
             int octets = 0;
-            int i = 0;
-            int length = text.length();
+            int i = from;
+            int length = to;
             while (octets < 4) {
                 int start = i;
                 int octet = 0;
-                while (i < length && i - start < 3 && text.charAt(i) >= '0' && text.charAt(i) <= '9') {
-                    octet = octet * 10 + (text.charAt(i) - '0');
+                while (i < length && i - start < 3 && DecimalText.charAt(text, i) >= '0' && DecimalText.charAt(text, i) <= '9') {
+                    octet = octet * 10 + (DecimalText.charAt(text, i) - '0');
                     i++;
                 }
                 if (i == start || octet > 255) {
@@ -248,7 +371,7 @@ abstract class ValueMatcher {
                 address = (address << 8) | octet;
                 octets++;
                 if (octets < 4) {
-                    if (i >= length || text.charAt(i) != '.') {
+                    if (i >= length || DecimalText.charAt(text, i) != '.') {
                         return -1;
                     }
                     i++;
