@@ -1,7 +1,6 @@
 package io.ringbus.core.internal.filter;
 
 import io.ringbus.core.Message;
-import io.ringbus.core.MessageFilter;
 
 import java.util.Map;
 
@@ -12,40 +11,17 @@ import java.util.Map;
  *
  * <p>Threading: immutable; {@link #test} is safe from any number of threads at once.
  */
-final class BodyPolicyFilter implements MessageFilter {
-    private final PolicyCondition root;
+final class BodyPolicyFilter extends PolicyFilter {
     private final BodyPaths paths;
-    private final String text;
 
     BodyPolicyFilter(PolicyCondition root, BodyPaths paths, String text) {
-        this.root = root;
+        super(root, text);
         this.paths = paths;
-        this.text = text;
     }
 
     @Override
     public boolean test(Message message) {
         Map<?, ?> body = JsonBodyReader.read(message.payload(), paths);
         return body != null && root.matchesBody(body);
-    }
-
-    @Override
-    public String text() {
-        return text;
-    }
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof BodyPolicyFilter filter && filter.text.equals(text);
-    }
-
-    @Override
-    public int hashCode() {
-        return text.hashCode();
-    }
-
-    @Override
-    public String toString() {
-        return text;
     }
 }

@@ -2,7 +2,6 @@ package io.ringbus.core.internal.filter;
 
 import io.ringbus.core.Headers;
 import io.ringbus.core.Message;
-import io.ringbus.core.MessageFilter;
 
 /**
  * A compiled filter policy over message headers. {@link #test} allocates nothing: headers that
@@ -11,13 +10,10 @@ import io.ringbus.core.MessageFilter;
  *
  * <p>Threading: immutable; {@link #test} is safe from any number of threads at once.
  */
-final class HeaderPolicyFilter implements MessageFilter {
-    private final PolicyCondition root;
-    private final String text;
+final class HeaderPolicyFilter extends PolicyFilter {
 
     HeaderPolicyFilter(PolicyCondition root, String text) {
-        this.root = root;
-        this.text = text;
+        super(root, text);
     }
 
     @Override
@@ -25,25 +21,5 @@ final class HeaderPolicyFilter implements MessageFilter {
         Headers headers = message.headers();
         byte[] block = headers.natsBlock();
         return root.matchesHeaders(headers, block != null && NatsHeaderLines.isAscii(block) ? block : null);
-    }
-
-    @Override
-    public String text() {
-        return text;
-    }
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof HeaderPolicyFilter filter && filter.text.equals(text);
-    }
-
-    @Override
-    public int hashCode() {
-        return text.hashCode();
-    }
-
-    @Override
-    public String toString() {
-        return text;
     }
 }
