@@ -3,8 +3,13 @@ package io.ringbus.core;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -120,6 +125,39 @@ class BodyFilterTest {
         assertThat(matches(policy, new Object())).isFalse();
         assertThat(matches(policy, null)).isFalse();
         assertThat(matches(policy, new StringBuilder("{}"))).as("any CharSequence").isTrue();
+    }
+
+    @Test
+    void oneFilterServesSeveralThreadsAtOnce() throws Exception {
+        MessageFilter body = MessageFilter.body("{\"customer\":{\"tier\":[\"gold\"]},\"total\":[{\"numeric\":[\">\",100]}]}");
+        MessageFilter headers = MessageFilter.headers("{\"region\":[\"eu\"],\"amount\":[{\"numeric\":[\">\",100]}]}");
+        Message gold = message(ORDER.getBytes(StandardCharsets.UTF_8));
+        Message silver = message(ORDER.replace("gold", "silver").getBytes(StandardCharsets.UTF_8));
+        Message eu = Message.of("s", null, Headers.of("region", "eu", "amount", "101"), null);
+        Message us = Message.of("s", null, Headers.of("region", "us", "amount", "101"), null);
+        int threads = 4;
+        int rounds = 5_000;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<Integer>> wrong = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                wrong.add(pool.submit(() -> {
+                    int mistakes = 0;
+                    for (int i = 0; i < rounds; i++) {
+                        mistakes += body.test(gold) ? 0 : 1;
+                        mistakes += body.test(silver) ? 1 : 0;
+                        mistakes += headers.test(eu) ? 0 : 1;
+                        mistakes += headers.test(us) ? 1 : 0;
+                    }
+                    return mistakes;
+                }));
+            }
+            for (Future<Integer> mistakes : wrong) {
+                assertThat(mistakes.get(30, TimeUnit.SECONDS)).isZero();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
