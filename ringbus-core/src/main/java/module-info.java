@@ -10,6 +10,8 @@ module io.ringbus.core {
     requires com.lmax.disruptor;
     requires org.jctools.core;
     requires org.slf4j;
+    // The streaming JSON parser: MessageFilter's policies and JSON bodies (docs/routing.md).
+    requires com.fasterxml.jackson.core;
     // Optional (Maven <optional>): needed only by a broker built with a meter registry.
     requires static micrometer.core;
 

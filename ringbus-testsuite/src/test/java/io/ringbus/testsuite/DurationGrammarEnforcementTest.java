@@ -184,7 +184,7 @@ class DurationGrammarEnforcementTest {
     }
 
     /** The directory holding ringbus-core, found from the test's working directory upwards. */
-    private static Path repositoryRoot() {
+    static Path repositoryRoot() {
         Path dir = Path.of("").toAbsolutePath();
         while (dir != null && !Files.isDirectory(dir.resolve("ringbus-core/src/main/java"))) {
             dir = dir.getParent();

@@ -1,10 +1,10 @@
 package io.ringbus.core.internal.log;
 
 import io.ringbus.core.FsyncPolicy;
+import io.ringbus.testkit.AllocatedBytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.lang.reflect.Method;
 import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,39 +25,20 @@ class SegmentLogAllocationTest {
 
     @Test
     void anAppendAllocatesNothing() throws Exception {
-        Object threads = threadBean();
-        Method allocatedBytes = allocatedBytesMethod();
-        assumeTrue(threads != null && allocatedBytes != null, "needs com.sun.management.ThreadMXBean");
+        assumeTrue(AllocatedBytes.supported(), "needs com.sun.management.ThreadMXBean");
         byte[] payload = new byte[64];
         byte[] headers = new byte[8];
         try (SegmentLog log = SegmentLog.open(dir, LogConfig.builder().policy(FsyncPolicy.OS).build())) {
             for (int i = 0; i < WARM_UP; i++) {
                 log.append("orders.created", headers, payload);
             }
-            long before = (long) allocatedBytes.invoke(threads);
+            long before = AllocatedBytes.currentThread();
             for (int i = 0; i < MEASURED; i++) {
                 log.append("orders.created", headers, payload);
             }
-            long allocated = (long) allocatedBytes.invoke(threads) - before;
+            long allocated = AllocatedBytes.currentThread() - before;
             assertThat(log.stats().segments()).as("no roll in the window").isEqualTo(1);
             assertThat(allocated).as("bytes allocated by %d appends", MEASURED).isLessThan(MEASURED);
-        }
-    }
-
-    /** By reflection: the core module does not read java.management, and needs not to. */
-    private static Object threadBean() {
-        try {
-            return Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean").invoke(null);
-        } catch (ReflectiveOperationException | LinkageError e) {
-            return null;
-        }
-    }
-
-    private static Method allocatedBytesMethod() {
-        try {
-            return Class.forName("com.sun.management.ThreadMXBean").getMethod("getCurrentThreadAllocatedBytes");
-        } catch (ReflectiveOperationException | LinkageError e) {
-            return null;
         }
     }
 }
