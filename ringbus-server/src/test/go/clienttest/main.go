@@ -65,6 +65,7 @@ func main() {
 		"jetstream-publish":    jetStreamPublish,
 		"connect-refused":      connectRefused,
 		"tls-reload":           tlsReload,
+		"content-filter":       contentFilter,
 	}
 	names := flag.Args()
 	if len(names) == 0 {

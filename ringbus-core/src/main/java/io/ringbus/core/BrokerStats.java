@@ -49,8 +49,10 @@ public record BrokerStats(long published, long rejected, long publishWaits, long
      * @param pending    messages buffered, not yet handled
      * @param delivered  handler calls made
      * @param dropped    messages dropped under its overflow policy
+     * @param filter     its filter's {@link MessageFilter#text()}, or {@code null} without one
+     * @param filtered   messages its filter rejected
      */
     public record SubscriptionStats(long id, String pattern, Scope scope, ExecutionMode mode, String queueGroup,
-                                    long pending, long delivered, long dropped) {
+                                    long pending, long delivered, long dropped, String filter, long filtered) {
     }
 }

@@ -18,6 +18,11 @@ public enum DropReason {
      * other member served by the same event loop could take it.
      */
     QUEUE_GROUP_MEMBER_LEFT,
+    /**
+     * Every member of a queue group has a filter ({@link SubscribeOptions#filter}) and none took
+     * the message; counted once per group (against the member the message would have gone to).
+     */
+    FILTERED_BY_EVERY_MEMBER,
     /** The broker closed before the message could be delivered within the drain timeout. */
     SHUTDOWN
 }

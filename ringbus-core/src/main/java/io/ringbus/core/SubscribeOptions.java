@@ -17,7 +17,7 @@ public final class SubscribeOptions {
     public static final int MAX_CONCURRENCY = 65_536;
 
     private static final SubscribeOptions DEFAULTS =
-            new SubscribeOptions(ExecutionMode.EVENT_LOOP, true, 16, 8_192, OverflowPolicy.BLOCK, null, null, null);
+            new SubscribeOptions(ExecutionMode.EVENT_LOOP, true, 16, 8_192, OverflowPolicy.BLOCK, null, null, null, null);
 
     private final ExecutionMode mode;
     private final boolean ordered;
@@ -27,10 +27,11 @@ public final class SubscribeOptions {
     private final String queueGroup;
     private final Duration maxExecuteTime;
     private final DurableOptions durable;
+    private final MessageFilter filter;
 
     private SubscribeOptions(ExecutionMode mode, boolean ordered, int maxConcurrency, int bufferSize,
                              OverflowPolicy overflow, String queueGroup, Duration maxExecuteTime,
-                             DurableOptions durable) {
+                             DurableOptions durable, MessageFilter filter) {
         this.mode = mode;
         this.ordered = ordered;
         this.maxConcurrency = maxConcurrency;
@@ -39,6 +40,7 @@ public final class SubscribeOptions {
         this.queueGroup = queueGroup;
         this.maxExecuteTime = maxExecuteTime;
         this.durable = durable;
+        this.filter = filter;
     }
 
     /** @return the default options */
@@ -53,7 +55,7 @@ public final class SubscribeOptions {
     public SubscribeOptions mode(ExecutionMode mode) {
         Objects.requireNonNull(mode, "mode");
         return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime,
-                durable);
+                durable, filter);
     }
 
     /**
@@ -63,7 +65,7 @@ public final class SubscribeOptions {
      */
     public SubscribeOptions ordered(boolean ordered) {
         return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime,
-                durable);
+                durable, filter);
     }
 
     /**
@@ -77,7 +79,7 @@ public final class SubscribeOptions {
                     + ": maxConcurrency=" + maxConcurrency);
         }
         return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime,
-                durable);
+                durable, filter);
     }
 
     /**
@@ -91,7 +93,7 @@ public final class SubscribeOptions {
             throw new IllegalArgumentException("bufferSize must be in 2.." + MAX_BUFFER_SIZE + ": bufferSize=" + bufferSize);
         }
         return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime,
-                durable);
+                durable, filter);
     }
 
     /**
@@ -101,7 +103,7 @@ public final class SubscribeOptions {
     public SubscribeOptions overflow(OverflowPolicy overflow) {
         Objects.requireNonNull(overflow, "overflow");
         return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime,
-                durable);
+                durable, filter);
     }
 
     /**
@@ -124,7 +126,7 @@ public final class SubscribeOptions {
             }
         }
         return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime,
-                durable);
+                durable, filter);
     }
 
     /**
@@ -138,7 +140,7 @@ public final class SubscribeOptions {
             throw new IllegalArgumentException("maxExecuteTime must be positive: maxExecuteTime=" + maxExecuteTime);
         }
         return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime,
-                durable);
+                durable, filter);
     }
 
     /**
@@ -163,7 +165,30 @@ public final class SubscribeOptions {
      */
     public SubscribeOptions durable(DurableOptions options) {
         return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime,
-                options);
+                options, filter);
+    }
+
+    /**
+     * Gives the subscription a filter: a message routed to it is tested once, on the thread that
+     * routes it (an event loop, or the publishing thread for {@link ExecutionMode#PUBLISHER}),
+     * before it takes a place in the subscription's buffer; a rejected message costs no buffer
+     * space, no wake-up and no overflow, and is counted ({@link Subscription#filtered()}). In a
+     * queue group, a message goes to one member whose filter accepts it; when none does, it is
+     * counted as {@link DropReason#FILTERED_BY_EVERY_MEMBER}. A filter must be a pure function of
+     * the message: every event loop of a queue group must reach the same answer.
+     *
+     * @param filter the filter ({@link MessageFilter#headers}, {@link MessageFilter#body},
+     *               {@link MessageFilter#of}), or {@code null} for none
+     * @return options with that filter
+     */
+    public SubscribeOptions filter(MessageFilter filter) {
+        return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime,
+                durable, filter);
+    }
+
+    /** @return the filter, or {@code null} when every message is taken */
+    public MessageFilter filter() {
+        return filter;
     }
 
     /** @return the durable consumer, or {@code null} for a live subscription */
@@ -210,6 +235,7 @@ public final class SubscribeOptions {
     public String toString() {
         return "SubscribeOptions{mode=" + mode + ", ordered=" + ordered + ", maxConcurrency=" + maxConcurrency
                 + ", bufferSize=" + bufferSize + ", overflow=" + overflow + ", queueGroup=" + queueGroup
-                + ", maxExecuteTime=" + maxExecuteTime + ", durable=" + durable + '}';
+                + ", maxExecuteTime=" + maxExecuteTime + ", durable=" + durable
+                + (filter == null ? "" : ", filter=" + filter.text()) + '}';
     }
 }

@@ -32,6 +32,14 @@ public interface Subscription extends AutoCloseable {
     long dropped();
 
     /**
+     * @return messages routed to this subscription that its filter ({@link SubscribeOptions#filter})
+     *         rejected; 0 without a filter
+     */
+    default long filtered() {
+        return 0;
+    }
+
+    /**
      * Stops delivery. Buffered, not yet handled messages of a WORKER or VIRTUAL subscription are
      * discarded (not counted as drops: the subscriber asked for it). Idempotent.
      */

@@ -93,6 +93,16 @@ class GoClientTest extends NatsClientContractTest {
         }
     }
 
+    /**
+     * nats.go unchanged filters its subscription by content: a plain request to $RB.API.FILTER,
+     * then a plain SubscribeSync; only the messages the SNS policy takes arrive, and a bad policy
+     * is answered with an error naming its bad part (ringbus only: nats-server has no such API).
+     */
+    @Test
+    void contentFilterThroughTheApiWithNatsGoUnchanged() throws Exception {
+        passes("content-filter");
+    }
+
     /** The jetstream-publish case is checked against the reference: nats-server -js with a stream on orders.>. */
     @Test
     @SuppressWarnings("try") // jnats Connection.close() throws InterruptedException; the test declares it

@@ -192,7 +192,7 @@ abstract class NatsClientContractTest {
         }
     }
 
-    private void passes(String caseName) throws Exception {
+    void passes(String caseName) throws Exception {
         ClientProgram.Result result = ClientProgram.run(command("nats://127.0.0.1:" + server.port(), caseName),
                 MODULE, Map.of(), CASE_TIMEOUT, line -> {
                     if (line.startsWith("RESTART ")) {

@@ -50,7 +50,11 @@ final class EventLoop implements EventHandler<MessageSlot> {
         HandlerProbe probe = this.probe;
         Subscriber[] subscribers = route.subscribers[index];
         for (int i = 0; i < subscribers.length; i++) {
-            subscribers[i].deliver(slot, probe);
+            Subscriber subscriber = subscribers[i];
+            // Filtered before delivery: a rejected message never takes a place in its buffer.
+            if (subscriber.filter == null || subscriber.accepts(slot)) {
+                subscriber.deliver(slot, probe);
+            }
         }
         QueueGroupRoute[] groups = route.groups;
         for (int i = 0; i < groups.length; i++) {

@@ -549,6 +549,11 @@ public final class RingBroker implements Broker {
         }
         SubjectPattern parsed = SubjectPattern.parse(pattern);
         if (options.durable() != null) {
+            if (options.filter() != null) {
+                throw new IllegalArgumentException("a durable subscription takes no filter (it acknowledges every "
+                        + "message of its stream; filter in the handler or subscribe to a narrower pattern): pattern='"
+                        + pattern + "', filter=" + options.filter().text());
+            }
             return subscribeDurable(clientScope, parsed, handler, options);
         }
         if (!parsed.isWildcard()) {
@@ -837,7 +842,8 @@ public final class RingBroker implements Broker {
             long count = s.delivered();
             delivered += count;
             subscriptions.add(new BrokerStats.SubscriptionStats(s.id(), s.pattern(), s.scope(), s.options().mode(),
-                    s.options().queueGroup(), s.pending(), count, s.dropped()));
+                    s.options().queueGroup(), s.pending(), count, s.dropped(),
+                    s.filter == null ? null : s.filter.text(), s.filtered()));
         }
         subscriptions.sort((a, b) -> Long.compare(a.id(), b.id()));
         List<ConsumerStats> consumers = new ArrayList<>(durableSubscriptions.size());

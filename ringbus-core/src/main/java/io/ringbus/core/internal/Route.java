@@ -111,7 +111,10 @@ final class Route {
     void deliverDirect(Message message) {
         Subscriber[] direct = this.direct;
         for (int i = 0; i < direct.length; i++) {
-            ((PublisherSubscriber) direct[i]).deliverDirect(message);
+            Subscriber subscriber = direct[i];
+            if (subscriber.filter == null || subscriber.accepts(message)) {
+                ((PublisherSubscriber) subscriber).deliverDirect(message);
+            }
         }
         QueueGroupRoute[] groups = directGroups;
         for (int i = 0; i < groups.length; i++) {

@@ -1,11 +1,14 @@
 package io.ringbus.core.internal;
 
+import io.ringbus.core.Message;
+import io.ringbus.core.MessageFilter;
 import io.ringbus.core.MessageHandler;
 import io.ringbus.core.Scope;
 import io.ringbus.core.SubscribeOptions;
 import io.ringbus.core.Subscription;
 
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A subscription as the broker sees it: bound to one event loop, which hands it every matching
@@ -16,6 +19,10 @@ abstract class Subscriber implements Subscription {
     final MessageHandler handler;
     /** The figures of this subscription's pattern tag; {@code null} when the broker has no registry. */
     final PatternStats stats;
+    /** What the subscriber takes; {@code null}: everything. Tested before a message is buffered. */
+    final MessageFilter filter;
+    /** Messages the filter rejected; striped, as PUBLISHER subscribers are tested on many threads. Null without a filter. */
+    private final LongAdder rejected;
     private final long id;
     private final SubjectPattern pattern;
     private final Scope scope;
@@ -41,6 +48,48 @@ abstract class Subscriber implements Subscription {
         this.handler = handler;
         this.loopIndex = loopIndex;
         this.maxExecuteNanos = maxExecuteNanos;
+        this.filter = options.filter();
+        this.rejected = filter == null ? null : new LongAdder();
+    }
+
+    /**
+     * The routing thread, before delivery: whether this subscriber takes {@code message}; counts a
+     * rejection. A filter that throws rejects the message and is reported as a handler error
+     * (a routing loop never dies of a filter).
+     */
+    final boolean accepts(Message message) {
+        MessageFilter f = filter;
+        if (f == null) {
+            return true;
+        }
+        boolean taken;
+        try {
+            taken = f.test(message);
+        } catch (RuntimeException e) {
+            broker.handlerFailed(e, message, this);
+            taken = false;
+        }
+        if (!taken) {
+            rejected.increment();
+        }
+        return taken;
+    }
+
+    /**
+     * Any thread: whether the filter takes {@code message}, without counting (a queue group's loop
+     * asking about a member another loop serves); a filter that throws does not take it.
+     */
+    final boolean takes(Message message) {
+        try {
+            return filter == null || filter.test(message);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public final long filtered() {
+        return rejected == null ? 0 : rejected.sum();
     }
 
     /**

@@ -1,8 +1,14 @@
 package io.ringbus.core.examples;
 
+import io.ringbus.core.Broker;
+import io.ringbus.core.ExecutionMode;
 import io.ringbus.core.Headers;
 import io.ringbus.core.Message;
 import io.ringbus.core.MessageFilter;
+import io.ringbus.core.MessageHandler;
+import io.ringbus.core.SubscribeOptions;
+import io.ringbus.core.Subscription;
+import io.ringbus.testkit.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -10,6 +16,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -140,5 +147,26 @@ class RoutingDocExamplesTest {
 
     private static Message withV(String value) {
         return Message.of("s", null, "absent".equals(value) ? Headers.EMPTY : Headers.of("v", value), null);
+    }
+
+    @Test
+    void aSubscriptionTakesAFilter() {
+        try (Broker broker = Broker.builder().name("routing-doc").build()) {
+            List<Object> received = new CopyOnWriteArrayList<>();
+            MessageHandler handler = message -> received.add(message.payload());
+            // --8<-- [start:subscribe]
+            Subscription euOrders = broker.subscribe("orders.*", handler, SubscribeOptions.defaults()
+                    .mode(ExecutionMode.WORKER)
+                    .filter(MessageFilter.headers("{\"region\":[\"eu\"],\"amount\":[{\"numeric\":[\">\",100]}]}")));
+            long rejected = euOrders.filtered();
+            // --8<-- [end:subscribe]
+            assertThat(rejected).isZero();
+            broker.publish("orders.created", null, Headers.of("region", "eu", "amount", "150"), "big eu");
+            broker.publish("orders.created", null, Headers.of("region", "eu", "amount", "50"), "small eu");
+            broker.publish("orders.created", null, Headers.of("region", "us", "amount", "150"), "big us");
+            Await.until("the big eu order", () -> received.size() == 1 && euOrders.filtered() == 2,
+                    () -> received + ", filtered " + euOrders.filtered());
+            assertThat(received).containsExactly("big eu");
+        }
     }
 }

@@ -45,7 +45,10 @@ public record ConnectionInfo(long cid, String ip, int port, long startMillis, lo
      * @param sid        the client's subscription id
      * @param msgs       messages delivered to it
      * @param cid        the connection's client id
+     * @param filter     its filter's text ({@code $RB.API.FILTER}), or {@code null} without one
+     * @param filtered   messages its filter rejected
      */
-    public record SubscriptionInfo(long id, String subject, String queueGroup, String sid, long msgs, long cid) {
+    public record SubscriptionInfo(long id, String subject, String queueGroup, String sid, long msgs, long cid,
+                                   String filter, long filtered) {
     }
 }

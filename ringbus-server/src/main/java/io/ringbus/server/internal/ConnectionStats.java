@@ -122,7 +122,8 @@ final class ConnectionStats {
                 count++;
                 if (withSubscriptions) {
                     list.add(new ConnectionInfo.SubscriptionInfo(s.id(), s.pattern(), s.options().queueGroup(),
-                            entry.getKey(), s.delivered(), cid));
+                            entry.getKey(), s.delivered(), cid,
+                            s.options().filter() == null ? null : s.options().filter().text(), s.filtered()));
                 }
             }
         }

@@ -12,6 +12,7 @@ import io.ringbus.core.Backoff;
 import io.ringbus.core.Client;
 import io.ringbus.core.ExecutionMode;
 import io.ringbus.core.Headers;
+import io.ringbus.core.MessageFilter;
 import io.ringbus.core.MessageHandler;
 import io.ringbus.core.PublishAck;
 import io.ringbus.core.ScopeViolationException;
@@ -34,9 +35,11 @@ import java.nio.charset.StandardCharsets;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -91,6 +94,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private final NatsParser parser;
     /** Changed on the event loop only; concurrent because the monitor iterates it. */
     private final Map<String, Subscription> subscriptions = new ConcurrentHashMap<>();
+    /** Event loop only: filters by subject (and queue group) for this connection's SUBs ($RB.API.FILTER). */
+    private final Map<String, MessageFilter> filters = new HashMap<>();
     private final ConnectionStats stats = new ConnectionStats();
     private Channel channel;
     private Outbound outbound;
@@ -485,6 +490,10 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         if (!stalledBy.isEmpty() && stillStalled() || outOfMemoryBudget()) {
             return false;
         }
+        if (subject.startsWith(FilterRequest.API_PREFIX)) {
+            api(subject, replyTo, payload);
+            return true;
+        }
         if (permissions != null && !publishPermitted(subject)) {
             return true;
         }
@@ -554,6 +563,10 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         }
         if (!stalledBy.isEmpty() && stillStalled() || outOfMemoryBudget()) {
             return false;
+        }
+        if (subject.startsWith(FilterRequest.API_PREFIX)) {
+            api(subject, replyTo, payload);
+            return true;
         }
         if (permissions != null && !publishPermitted(subject)) {
             return true;
@@ -765,19 +778,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
                     : subject + "\" using queue \"" + queueGroup);
             return;
         }
-        // Delivered on the publishing thread, straight into this connection's outbound (never waits).
-        SubscribeOptions subscribeOptions = NETWORK_SUBSCRIPTION;
         try {
-            if (queueGroup != null) {
-                subscribeOptions = subscribeOptions.queueGroup(queueGroup);
-            }
-            Subscription subscription = client.subscribe(subject, delivery(sid, subject), subscribeOptions);
-            Subscription previous = subscriptions.put(sid, subscription);
-            server.counters.subscribes.increment();
-            if (previous != null) {
-                previous.unsubscribe();
-                server.counters.unsubscribes.increment();
-            }
+            subscribe(sid, subject, queueGroup, filters.get(FilterRequest.key(subject, queueGroup)));
         } catch (ScopeViolationException e) {
             permissionViolation("Subscription", subject);
             return;
@@ -789,6 +791,87 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             return;
         }
         ok();
+    }
+
+    /**
+     * Makes (or re-makes, for a sid in use) one subscription: delivered on the publishing thread,
+     * straight into this connection's outbound (never waits).
+     */
+    private void subscribe(String sid, String subject, String queueGroup, MessageFilter filter) {
+        SubscribeOptions subscribeOptions = NETWORK_SUBSCRIPTION.filter(filter);
+        if (queueGroup != null) {
+            subscribeOptions = subscribeOptions.queueGroup(queueGroup);
+        }
+        Subscription subscription = client.subscribe(subject, delivery(sid, subject), subscribeOptions);
+        Subscription previous = subscriptions.put(sid, subscription);
+        server.counters.subscribes.increment();
+        if (previous != null) {
+            previous.unsubscribe();
+            server.counters.unsubscribes.increment();
+        }
+    }
+
+    /**
+     * A PUB to the server's API ({@code $RB.API.}): answered on its reply subject, never routed.
+     * The request is counted as received; a bad one gets an error reply naming what is wrong.
+     */
+    private void api(String subject, String replyTo, ByteBuf payload) {
+        received(payload.readableBytes());
+        byte[] answer;
+        if (!subject.equals(FilterRequest.SUBJECT)) {
+            answer = FilterRequest.error(404, "unknown ringbus API subject: " + subject);
+        } else if (payload.readableBytes() > FilterRequest.MAX_REQUEST_BYTES) {
+            answer = FilterRequest.error(400, "filter request too large: " + payload.readableBytes()
+                    + " bytes (at most " + FilterRequest.MAX_REQUEST_BYTES + ")");
+        } else {
+            byte[] bytes = new byte[payload.readableBytes()];
+            payload.getBytes(payload.readerIndex(), bytes);
+            try {
+                FilterRequest request = FilterRequest.parse(bytes);
+                answer = request.reply(applyFilter(request));
+            } catch (IllegalArgumentException e) {
+                answer = FilterRequest.error(400, e.getMessage());
+            }
+        }
+        ok();
+        if (replyTo != null) {
+            // The broker's shared client (origin 0): a client with echo off gets its answer too.
+            Client replies = server.broker.client(client.scope());
+            (options.pedantic() ? replies : replies.verbatim()).publish(replyTo, answer);
+        }
+    }
+
+    /** @return the existing subscriptions the filter was applied to (re-made with it) */
+    private int applyFilter(FilterRequest request) {
+        MessageFilter filter = request.filter();
+        if (request.sid() != null) {
+            Subscription existing = subscriptions.get(request.sid());
+            if (existing == null || !existing.isActive()) {
+                throw new IllegalArgumentException("no subscription with sid \"" + request.sid() + "\"");
+            }
+            subscribe(request.sid(), existing.pattern(), existing.options().queueGroup(), filter);
+            return 1;
+        }
+        String key = FilterRequest.key(request.subject(), request.queue());
+        if (filter == null) {
+            filters.remove(key);
+        } else {
+            if (!filters.containsKey(key) && filters.size() >= server.config.maxSubscriptions()) {
+                throw new IllegalArgumentException("too many filters on this connection: "
+                        + filters.size() + " (max_subscriptions)");
+            }
+            filters.put(key, filter);
+        }
+        int applied = 0;
+        for (Map.Entry<String, Subscription> entry : List.copyOf(subscriptions.entrySet())) {
+            Subscription existing = entry.getValue();
+            if (existing.isActive() && existing.pattern().equals(request.subject())
+                    && Objects.equals(existing.options().queueGroup(), request.queue())) {
+                subscribe(entry.getKey(), request.subject(), request.queue(), filter);
+                applied++;
+            }
+        }
+        return applied;
     }
 
     /** The handler of one network subscription: runs on a broker event loop, never blocks. */

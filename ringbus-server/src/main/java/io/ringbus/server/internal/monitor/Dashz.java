@@ -111,7 +111,8 @@ final class Dashz {
                     .field("mode", s.mode().name()).field("scope", s.scope().name())
                     .field("cid", owner == null ? 0 : owner.cid()).field("sid", owner == null ? "" : owner.sid())
                     .field("pending", s.pending()).field("pending_bytes", owner == null ? 0 : owner.pendingBytes())
-                    .field("delivered", s.delivered()).field("dropped", s.dropped()).endObject();
+                    .field("delivered", s.delivered()).field("dropped", s.dropped())
+                    .field("filter", s.filter()).field("filtered", s.filtered()).endObject();
         }
         json.endArray();
     }

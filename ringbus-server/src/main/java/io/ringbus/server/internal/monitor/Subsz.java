@@ -68,7 +68,7 @@ final class Subsz {
         for (PatternTotals p : patterns(broker, MAX_PATTERNS, viewer)) {
             json.beginObject().field("pattern", p.pattern).field("subscriptions", p.subscriptions)
                     .field("pending", p.pending).field("delivered", p.delivered).field("dropped", p.dropped)
-                    .endObject();
+                    .field("filtered", p.filtered).endObject();
         }
         return json.endArray().endObject().endObject().toJson();
     }
@@ -79,7 +79,12 @@ final class Subsz {
         if (s.queueGroup() != null) {
             json.field("qgroup", s.queueGroup());
         }
-        json.field("sid", s.sid()).field("msgs", s.msgs()).field("cid", s.cid()).endObject();
+        json.field("sid", s.sid()).field("msgs", s.msgs()).field("cid", s.cid());
+        if (s.filter() != null) {
+            // ringbus only: the filter the client attached ($RB.API.FILTER) and what it rejected
+            json.field("filter", s.filter()).field("filtered", s.filtered());
+        }
+        json.endObject();
     }
 
     /** The broker's subscriptions of one pattern, summed. */
@@ -89,6 +94,7 @@ final class Subsz {
         long pending;
         long delivered;
         long dropped;
+        long filtered;
 
         PatternTotals(String pattern) {
             this.pattern = pattern;
@@ -107,6 +113,7 @@ final class Subsz {
             totals.pending += s.pending();
             totals.delivered += s.delivered();
             totals.dropped += s.dropped();
+            totals.filtered += s.filtered();
         }
         List<PatternTotals> list = new ArrayList<>(byPattern.values());
         list.sort(Comparator.comparingLong((PatternTotals p) -> p.pending).reversed()
