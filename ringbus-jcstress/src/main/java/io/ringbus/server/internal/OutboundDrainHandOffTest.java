@@ -64,7 +64,8 @@ public class OutboundDrainHandOffTest {
         channel.config().setAllocator(UnpooledByteBufAllocator.DEFAULT);
         channel.unsafe().outboundBuffer().setUserDefinedWritability(1, false);
         channel.runPendingTasks(); // the writability event
-        outbound = new Outbound(channel, new ServerCounters(), stats, 1 << 20, TimeUnit.SECONDS.toNanos(10), () -> { });
+        outbound = new Outbound(channel, new ServerCounters(), stats, 1 << 20, TimeUnit.SECONDS.toNanos(10),
+                new java.util.concurrent.atomic.AtomicLong(), Long.MAX_VALUE, () -> { });
         ((AtomicBoolean) SCHEDULED.get(outbound)).set(true);
         outbound.enqueue(MESSAGE, SID);
     }
