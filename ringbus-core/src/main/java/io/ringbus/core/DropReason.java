@@ -11,6 +11,8 @@ public enum DropReason {
     OVERFLOW_DROP_OLDEST,
     /** {@link OverflowPolicy#DROP_NEWEST}: refused by a full subscriber buffer. */
     OVERFLOW_DROP_NEWEST,
+    /** {@link OverflowPolicy#DROP_LOWEST_PRIORITY}: the lowest-priority message of a full buffer (or the new one). */
+    OVERFLOW_DROP_LOWEST_PRIORITY,
     /** {@link OverflowPolicy#DISCONNECT}: the subscriber was closed as a slow consumer. */
     SLOW_CONSUMER_DISCONNECT,
     /**

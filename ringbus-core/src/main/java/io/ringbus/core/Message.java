@@ -12,6 +12,21 @@ package io.ringbus.core;
  * passed to other threads (its payload is as thread-safe as the object the publisher handed over).
  */
 public interface Message {
+    /**
+     * The header that carries a message's priority: one digit, {@code 0} (lowest) to {@code 9}
+     * (highest), as JMS priorities. Absent, or anything else: {@link #DEFAULT_PRIORITY}.
+     */
+    String PRIORITY_HEADER = "Ringbus-Priority";
+    /** The priority of a message without a {@link #PRIORITY_HEADER}: 4, as JMS's default. */
+    int DEFAULT_PRIORITY = 4;
+    /** The highest priority. */
+    int MAX_PRIORITY = 9;
+    /**
+     * Starvation bound: of every 16 messages handed over while messages of several priorities
+     * wait, at least one is of the lowest priority waiting (the rest go highest first).
+     */
+    int PRIORITY_SHARE = 16;
+
     /** @return the subject the message was published to; never {@code null} */
     String subject();
 
@@ -23,6 +38,19 @@ public interface Message {
 
     /** @return the payload, possibly {@code null} */
     Object payload();
+
+    /**
+     * The message's priority, from its {@link #PRIORITY_HEADER}. Wherever messages wait for a
+     * subscriber (a WORKER or VIRTUAL buffer, a network client's pending output), a higher
+     * priority is handed over first; within one priority, publish order is kept. A subscriber that
+     * keeps up (nothing waits) sees publish order unchanged. Lower priorities are not starved:
+     * at least one take in {@link #PRIORITY_SHARE} serves the lowest priority waiting.
+     *
+     * @return 0 (lowest) to 9 (highest); {@link #DEFAULT_PRIORITY} without a valid header
+     */
+    default int priority() {
+        return priorityOf(headers());
+    }
 
     /**
      * @return the id of the client that published the message ({@link Client#id()}); 0 for the
@@ -79,5 +107,29 @@ public interface Message {
      */
     static Message of(String subject, String replyTo, Headers headers, Object payload, long origin) {
         return new DetachedMessage(subject, replyTo, headers == null ? Headers.EMPTY : headers, payload, origin);
+    }
+
+    /**
+     * Headers that give a message {@code priority}.
+     *
+     * @param priority 0..9
+     * @return headers with {@link #PRIORITY_HEADER}
+     * @throws IllegalArgumentException naming the value when it is not 0..9
+     */
+    static Headers priorityHeaders(int priority) {
+        if (priority < 0 || priority > MAX_PRIORITY) {
+            throw new IllegalArgumentException("priority must be in 0.." + MAX_PRIORITY + ": priority=" + priority);
+        }
+        return Headers.of(PRIORITY_HEADER, String.valueOf(priority));
+    }
+
+    /**
+     * Reads a priority from headers without allocating (an ASCII NATS header block is read in place).
+     *
+     * @param headers the headers, possibly {@code null}
+     * @return 0..9, or {@link #DEFAULT_PRIORITY} without a valid {@link #PRIORITY_HEADER}
+     */
+    static int priorityOf(Headers headers) {
+        return io.ringbus.core.internal.filter.MessagePriority.of(headers);
     }
 }

@@ -7,7 +7,6 @@ import io.ringbus.core.MessageHandler;
 import io.ringbus.core.OverflowPolicy;
 import io.ringbus.core.Scope;
 import io.ringbus.core.SubscribeOptions;
-import org.jctools.queues.atomic.MpmcAtomicArrayQueue;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -21,7 +20,8 @@ import java.util.concurrent.locks.LockSupport;
  * (the worker pool, or a new virtual thread per activation) hand them to the handler.
  *
  * <p>Ordered: at most one drainer at a time, so messages are handled one by one in ring order.
- * Unordered: up to {@code maxConcurrency} drainers. A full buffer applies the overflow policy on
+ * Unordered: up to {@code maxConcurrency} drainers. Higher {@linkplain Message#priority() priorities}
+ * are handed over first ({@link PriorityBuffer}). A full buffer applies the overflow policy on
  * the event loop: BLOCK waits there (backpressure to the ring, then to publishers), the others
  * drop and count. A slow subscriber delays others only under BLOCK, once its buffer is full.
  */
@@ -31,7 +31,7 @@ final class BufferedSubscriber extends Subscriber {
     /** The event loop waiting for room in a BLOCK buffer: parks 1 us, doubling to 100 us. */
     private static final Backoff BLOCK_PARK_NANOS = new Backoff(1_000, 100_000);
 
-    private final MpmcAtomicArrayQueue<Message> queue;
+    private final PriorityBuffer queue;
     private final int capacity;
     private final int maxDrainers;
     private final Executor executor;
@@ -48,7 +48,7 @@ final class BufferedSubscriber extends Subscriber {
                        boolean yieldAfterBatch, PatternStats stats) {
         super(broker, id, pattern, scope, options, handler, loopIndex, maxExecuteNanos, stats);
         this.capacity = options.bufferSize();
-        this.queue = new MpmcAtomicArrayQueue<>(capacity);
+        this.queue = new PriorityBuffer(capacity);
         this.maxDrainers = options.ordered() ? 1 : options.maxConcurrency();
         this.executor = executor;
         this.yieldAfterBatch = yieldAfterBatch;
@@ -60,11 +60,12 @@ final class BufferedSubscriber extends Subscriber {
             countIfShutdown(1);
             return false;
         }
-        if (size.get() >= capacity && !overflowSlowPath(probe, slot)) {
+        int priority = slot.priority();
+        if (size.get() >= capacity && !overflowSlowPath(probe, slot, priority)) {
             return true;
         }
         // Only this subscriber's event loop offers, and size < capacity <= queue capacity: this succeeds.
-        queue.offer(slot.copy());
+        queue.offer(slot.copy(), priority);
         size.incrementAndGet();
         if (!isActive()) {
             // Retired meanwhile: its buffer may have been emptied before our offer.
@@ -76,7 +77,7 @@ final class BufferedSubscriber extends Subscriber {
     }
 
     /** @return {@code true} when the new message may now be enqueued */
-    private boolean overflowSlowPath(HandlerProbe probe, MessageSlot slot) {
+    private boolean overflowSlowPath(HandlerProbe probe, MessageSlot slot, int priority) {
         OverflowPolicy policy = options().overflow();
         switch (policy) {
             case BLOCK -> {
@@ -97,11 +98,27 @@ final class BufferedSubscriber extends Subscriber {
                 return true;
             }
             case DROP_OLDEST -> {
-                if (queue.poll() != null) {
+                if (queue.pollLowest() != null) {
                     size.decrementAndGet();
                     drop(DropReason.OVERFLOW_DROP_OLDEST, 1);
                 }
                 return true;
+            }
+            case DROP_LOWEST_PRIORITY -> {
+                int lowest = queue.lowestWaiting();
+                if (lowest < 0) {
+                    return true; // drained meanwhile: there is room
+                }
+                if (lowest < priority) {
+                    // A drainer may have taken it meanwhile: then there is room without a drop.
+                    if (queue.pollAt(lowest) != null) {
+                        size.decrementAndGet();
+                        drop(DropReason.OVERFLOW_DROP_LOWEST_PRIORITY, 1);
+                    }
+                    return true;
+                }
+                drop(DropReason.OVERFLOW_DROP_LOWEST_PRIORITY, 1);
+                return false;
             }
             case DROP_NEWEST -> {
                 drop(DropReason.OVERFLOW_DROP_NEWEST, 1);
