@@ -24,14 +24,15 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * The {@code scheduled} hand-off of {@link Outbound}: a publishing thread appends a delivery and
  * schedules a drain on the connection's event loop only when none is scheduled; the drain clears
- * the flag before it takes the pending buffers. So a delivery appended while a drain runs is
+ * the flag before it counts (and, when the socket can take them, takes) the pending deliveries.
+ * So a delivery appended while a drain runs is
  * either taken by that drain or schedules the next one, never left pending with no drain to come.
  *
  * <p>The state has delivery 1 pending and a drain scheduled ({@code scheduled} set as a queued
  * drain leaves it; the {@code drain} actor is that drain, entered through {@code onWritable}, the
  * same method). The publisher appends delivery 2 meanwhile. The arbiter reports the deliveries
  * the drain took, then runs whatever drains the publisher scheduled and reports the total. The
- * channel is kept unwritable so that drains take buffers without writing them: the Embedded
+ * channel is kept unwritable so that drains count deliveries without writing them: the Embedded
  * channel's flush would run queued tasks on the drain's thread. Observable on x86: clearing
  * {@code scheduled} after the take instead of before is an interleaving bug ("1, 1" appears).
  */

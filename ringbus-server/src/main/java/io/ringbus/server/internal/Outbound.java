@@ -45,12 +45,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * </pre>
  */
 final class Outbound {
-    /** Largest size a pending buffer grows to; a larger message gets a buffer of its own size. */
-    private static final int CHUNK_BYTES = 64 * 1024;
-    /** Size a pending buffer starts at. */
-    private static final int INITIAL_BUFFER_BYTES = 512;
     private static final short CRLF_SHORT = ('\r' << 8) | '\n';
     private static final byte[] EMPTY = new byte[0];
+    /**
+     * Bytes a drain moves from the pending chains at a time, and only once the previous ones are
+     * handed to Netty (Netty's default high write watermark): what a slow client has not taken yet
+     * stays in the chains, where a later, higher-priority message can still go before it.
+     */
+    private static final int MOVE_BYTES = 64 * 1024;
 
     private final Channel channel;
     private final ServerCounters counters;
@@ -76,8 +78,10 @@ final class Outbound {
     // messages in them for the connection's statistics, and the encoder's scratch state (the
     // control line, the last subject's bytes, the last payload size's digits).
     private final ReentrantLock lock = new ReentrantLock();
-    private final ArrayDeque<ByteBuf> full = new ArrayDeque<>();
-    private ByteBuf current;
+    /** The pending buffers, one chain per priority. */
+    private final OutboundChains chains;
+    /** The chain {@link #writable} appends to: the priority of the message being encoded. */
+    private int level = Message.DEFAULT_PRIORITY;
     private long messages;
     private long payloadBytes;
     /** MSG/HMSG bytes in the pending buffers (for {@code bytesOut}, which leaves out replies). */
@@ -106,6 +110,7 @@ final class Outbound {
         this.stallBytes = maxPending / 2;
         this.writeDeadlineNanos = writeDeadlineNanos;
         this.onSlowConsumer = onSlowConsumer;
+        this.chains = new OutboundChains(channel, serverBuffered);
     }
 
     /** @param supported whether the client announced {@code headers} in CONNECT */
@@ -126,13 +131,16 @@ final class Outbound {
         }
         byte[] payload = payloadBytes(message.payload());
         byte[] headerBlock = headersSupported ? headerBlock(message.headers()) : null;
+        int priority = message.priority();
         long queued;
         lock.lock();
         try {
             if (closed) {
                 return;
             }
+            level = priority;
             int size = encode(message.subject(), sid, message.replyTo(), headerBlock, payload);
+            level = Message.DEFAULT_PRIORITY;
             // Counted under the lock we hold anyway: no shared atomic per delivery (fan-in has
             // many publishers on one subscriber). The totals reach the counters at each drain.
             messages++;
@@ -283,16 +291,7 @@ final class Outbound {
         long freed = 0;
         lock.lock();
         try {
-            for (ByteBuf buffer : full) {
-                freed += buffer.capacity();
-                buffer.release();
-            }
-            full.clear();
-            if (current != null) {
-                freed += current.capacity();
-                current.release();
-                current = null;
-            }
+            freed += chains.releaseAll();
             lockedBytes = 0;
         } finally {
             lock.unlock();
@@ -308,46 +307,60 @@ final class Outbound {
         takenBytes = 0;
     }
 
-    /** Event loop: hands the pending buffers to Netty while the channel is writable, in order. */
+    /**
+     * Event loop: hands the pending buffers to Netty while the channel is writable, highest
+     * priority first ({@link OutboundChains#takeInto}), moving them out of the chains only as Netty takes them.
+     */
     private void drain() {
         scheduled.set(false);
         if (!channel.isActive() || closed) {
             releasePending();
             return;
         }
-        long sentMessages;
-        long sentPayload;
-        long sentBytes;
-        long takenNow;
-        lock.lock();
-        try {
-            taken.addAll(full);
-            full.clear();
-            if (current != null && current.isReadable()) {
-                taken.add(current);
-                current = null;
-            }
-            sentMessages = messages;
-            sentPayload = payloadBytes;
-            sentBytes = messageBytes;
-            takenNow = lockedBytes;
-            messages = 0;
-            payloadBytes = 0;
-            messageBytes = 0;
-            lockedBytes = 0;
-            // Moved from the locked count to the taken one before the lock is let go: a
-            // publisher never sees these bytes in neither.
-            takenBytes += takenNow;
-        } finally {
-            lock.unlock();
-        }
+        long sentMessages = 0;
+        long sentPayload = 0;
+        long sentBytes = 0;
         long written = 0;
         long handedCapacity = 0;
-        while (!taken.isEmpty() && channel.isWritable()) {
-            ByteBuf buffer = taken.poll();
-            written += buffer.readableBytes();
-            handedCapacity += buffer.capacity();
-            channel.write(buffer, channel.voidPromise());
+        boolean counted = false;
+        for (;;) {
+            while (!taken.isEmpty() && channel.isWritable()) {
+                ByteBuf buffer = taken.poll();
+                written += buffer.readableBytes();
+                handedCapacity += buffer.capacity();
+                channel.write(buffer, channel.voidPromise());
+            }
+            boolean take = taken.isEmpty() && channel.isWritable();
+            if (!take && counted) {
+                break;
+            }
+            long moved = 0;
+            lock.lock();
+            try {
+                if (!counted) {
+                    // The deliveries encoded so far count as sent, once, whether or not the
+                    // socket takes them now (the statistics of a drain, as before priorities).
+                    counted = true;
+                    sentMessages = messages;
+                    sentPayload = payloadBytes;
+                    sentBytes = messageBytes;
+                    messages = 0;
+                    payloadBytes = 0;
+                    messageBytes = 0;
+                }
+                if (take) {
+                    moved = chains.takeInto(taken, MOVE_BYTES);
+                    lockedBytes -= moved;
+                    // Moved from the locked count to the taken one before the lock is let go: a
+                    // publisher never sees these bytes in neither.
+                    takenBytes += moved;
+                }
+            } finally {
+                lock.unlock();
+            }
+            if (moved == 0) {
+                break;
+            }
         }
         if (handedCapacity > 0) {
             // Netty's own queue is bounded by the channel's write watermark, not by this budget.
@@ -365,38 +378,27 @@ final class Outbound {
             takenBytes -= written;
             channel.flush();
         }
-        if (stallingSince.get() != 0 && takenBytes <= stallBytes
-                && (taken.isEmpty() || serverBuffered.get() <= serverBudget)) {
-            // Below its stall mark, and not holding output the server has no budget left for.
-            stallingSince.set(0);
+        if (stallingSince.get() != 0) {
+            clearStallIfTaken();
         }
         // What is left waits for the channel to become writable again (onWritable).
     }
 
     /**
-     * Under the lock: the buffer to append {@code size} bytes to. A buffer starts small and grows
-     * (doubling) up to {@link #CHUNK_BYTES}, then a new one starts: what waits for a client takes
-     * memory in proportion to its bytes, however often drains hand over nearly empty buffers.
+     * Event loop, while stalling: the stall ends once this client is below its stall mark and holds
+     * nothing the server has no budget left for (a client that takes nothing while the budget is
+     * spent stays stalling, and is cut off at the write deadline).
      */
+    private void clearStallIfTaken() {
+        long left = pending();
+        if (left <= stallBytes && (left == 0 || serverBuffered.get() <= serverBudget)) {
+            stallingSince.set(0);
+        }
+    }
+
+    /** Under the lock: the buffer to append {@code size} bytes to, in the chain of {@link #level}. */
     private ByteBuf writable(int size) {
-        ByteBuf buffer = current;
-        if (buffer != null && buffer.writableBytes() < size) {
-            if (buffer.readableBytes() + size <= CHUNK_BYTES) {
-                int before = buffer.capacity();
-                buffer.ensureWritable(size);
-                serverBuffered.addAndGet(buffer.capacity() - before);
-                return buffer;
-            }
-            full.add(buffer);
-            buffer = null;
-        }
-        if (buffer == null) {
-            // On the heap: what waits for a slow client is bounded by max_pending and counted in
-            // the heap, not in direct memory (Netty copies to a direct buffer as it writes).
-            buffer = current = channel.alloc().heapBuffer(Math.max(INITIAL_BUFFER_BYTES, size));
-            serverBuffered.addAndGet(buffer.capacity());
-        }
-        return buffer;
+        return chains.writable(level, size);
     }
 
     /**
