@@ -184,4 +184,63 @@ class FilteredSubscriptionTest {
                     .hasMessageContaining("pattern='orders'");
         }
     }
+
+    /**
+     * Many subscriptions whose policies take exact values of one header are looked up by that
+     * header's value (one lookup per message, not one evaluation per subscription): each still gets
+     * exactly what its policy takes, in order, with its rejections counted, whether the headers are
+     * in-process, a NATS block, absent or several values of the header.
+     */
+    @ParameterizedTest
+    @EnumSource(value = ExecutionMode.class, names = {"EVENT_LOOP", "WORKER"})
+    void manyExactHeaderFiltersAreLookedUpByValueAndEachGetsWhatItsPolicyTakes(ExecutionMode mode) {
+        try (Broker broker = Broker.builder().name("filter").ringSize(256).eventLoops(2).build()) {
+            int subscribers = 40;
+            List<RecordingHandler> handlers = new java.util.ArrayList<>();
+            List<Subscription> subs = new java.util.ArrayList<>();
+            for (int i = 0; i < subscribers; i++) {
+                RecordingHandler handler = new RecordingHandler();
+                handlers.add(handler);
+                // a tenth each; every fifth also needs amount > 10 (an AND: looked up, then tested)
+                String policy = i % 5 == 0 ? "{\"region\":[\"r" + i % 10 + "\"],\"amount\":[{\"numeric\":[\">\",10]}]}"
+                        : "{\"region\":[\"r" + i % 10 + "\",\"all\"]}";
+                subs.add(broker.subscribe("orders", handler, SubscribeOptions.defaults().mode(mode)
+                        .filter(MessageFilter.headers(policy))));
+            }
+            int messages = 1_000;
+            for (int m = 0; m < messages; m++) {
+                Headers headers = switch (m % 4) {
+                    case 0 -> Headers.of("region", "r" + m % 10, "amount", String.valueOf(m % 20));
+                    case 1 -> Headers.fromNatsBlock(("NATS/1.0\r\nregion: r" + m % 10 + "\r\namount: " + m % 20
+                            + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    case 2 -> Headers.of("amount", "50"); // no region: nobody
+                    default -> Headers.of("region", "r" + m % 10, "region", "all", "amount", "99"); // two values
+                };
+                broker.publish("orders", null, headers, m);
+            }
+            int[] expected = new int[subscribers];
+            for (int m = 0; m < messages; m++) {
+                for (int i = 0; i < subscribers; i++) {
+                    boolean takes = switch (m % 4) {
+                        case 0, 1 -> m % 10 == i % 10 && (i % 5 != 0 || m % 20 > 10);
+                        case 2 -> false;
+                        default -> i % 5 != 0 || m % 10 == i % 10;
+                    };
+                    if (takes) {
+                        expected[i]++;
+                    }
+                }
+            }
+            for (int i = 0; i < subscribers; i++) {
+                int index = i;
+                handlers.get(i).awaitCount(expected[i]);
+                Await.until("filtered counted for " + i, () -> subs.get(index).filtered() == messages - expected[index],
+                        () -> subs.get(index).filtered() + " filtered, expected " + (messages - expected[index]));
+            }
+            Await.grace();
+            for (int i = 0; i < subscribers; i++) {
+                assertThat(handlers.get(i).payloads()).as("subscriber %d", i).hasSize(expected[i]).isSorted();
+            }
+        }
+    }
 }

@@ -3,9 +3,7 @@ package io.ringbus.bench.jmh;
 import io.ringbus.core.Broker;
 import io.ringbus.core.ExecutionMode;
 import io.ringbus.core.Headers;
-import io.ringbus.core.Message;
 import io.ringbus.core.MessageFilter;
-import io.ringbus.core.MessageHandler;
 import io.ringbus.core.SubscribeOptions;
 import io.ringbus.core.WaitStrategy;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -57,7 +55,7 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 2)
 public class FilteredRoutingBenchmark {
     private static final int VALUES = 10;
-    private static final Object PAYLOAD = new Object();
+    private static final Object PAYLOAD = PublishBenchmark.PAYLOAD;
 
     /** Subscriptions, each wanting a tenth of the messages. */
     @Param({"1", "10", "100", "1000"})
@@ -68,7 +66,7 @@ public class FilteredRoutingBenchmark {
     public String routing;
 
     private Broker broker;
-    private Counter counter;
+    private PublishBenchmark.Counter counter;
     private String[] subjects;
     private Headers[] headers;
     private int next;
@@ -77,24 +75,12 @@ public class FilteredRoutingBenchmark {
     public FilteredRoutingBenchmark() {
     }
 
-    /** Counts deliveries; called only on the one event loop. */
-    static final class Counter implements MessageHandler {
-        long count;
-
-        @Override
-        public void onMessage(Message message) {
-            if (message.payload() == PAYLOAD) {
-                count++;
-            }
-        }
-    }
-
     /** Starts the broker and subscribes. */
     @Setup(Level.Trial)
     public void start() {
         broker = Broker.builder().name("jmh-routing").ringSize(16_384).eventLoops(1)
                 .waitStrategy(WaitStrategy.YIELDING).build();
-        counter = new Counter();
+        counter = new PublishBenchmark.Counter();
         subjects = new String[VALUES];
         headers = new Headers[VALUES];
         for (int v = 0; v < VALUES; v++) {

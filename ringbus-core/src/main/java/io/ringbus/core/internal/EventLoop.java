@@ -56,6 +56,10 @@ final class EventLoop implements EventHandler<MessageSlot> {
                 subscriber.deliver(slot, probe);
             }
         }
+        IndexedSubscribers[] indexed = route.indexed[index];
+        for (int i = 0; i < indexed.length; i++) {
+            indexed[i].deliver(slot, probe);
+        }
         QueueGroupRoute[] groups = route.groups;
         for (int i = 0; i < groups.length; i++) {
             groups[i].deliver(slot, sequence, index, probe);

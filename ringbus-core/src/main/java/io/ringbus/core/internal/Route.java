@@ -3,6 +3,7 @@ package io.ringbus.core.internal;
 import io.ringbus.core.ExecutionMode;
 import io.ringbus.core.Message;
 import io.ringbus.core.Scope;
+import io.ringbus.core.internal.filter.ExactHeaderIndex;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -10,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 
 /**
  * Where the messages of one literal subject go: the subject's scope, the subscribers the
@@ -20,16 +22,24 @@ import java.util.concurrent.ConcurrentHashMap;
 final class Route {
     private static final Subscriber[] NO_SUBSCRIBERS = new Subscriber[0];
     private static final QueueGroupRoute[] NO_GROUPS = new QueueGroupRoute[0];
+    private static final IndexedSubscribers[] NO_INDEXED = new IndexedSubscribers[0];
+    /** Subscribers of one loop whose filters key on one header, from which they are looked up together. */
+    private static final int MIN_INDEXED = 4;
 
     /** Marks a slot whose payload is a {@link Fence}, not a message. */
-    static final Route FENCE = new Route(Scope.ROOT, null, new Subscriber[0][], NO_GROUPS, NO_SUBSCRIBERS,
-            NO_GROUPS, 0);
+    static final Route FENCE = new Route(Scope.ROOT, null, new Subscriber[0][], new IndexedSubscribers[0][],
+            NO_GROUPS, NO_SUBSCRIBERS, NO_GROUPS, 0);
 
     final Scope scope;
     /** The subject's tokens, to tell whether a changed subscription touches this route; null for FENCE. */
     final String[] tokens;
     /** {@code subscribers[loop]}: the ring subscribers outside groups served by event loop {@code loop}. */
     final Subscriber[][] subscribers;
+    /**
+     * {@code indexed[loop]}: the filtered subscribers outside groups that event loop {@code loop}
+     * looks up by a header's value ({@link IndexedSubscribers}) rather than asks one by one.
+     */
+    final IndexedSubscribers[][] indexed;
     /** The queue groups served through the ring; every event loop looks at each, and one of them delivers. */
     final QueueGroupRoute[] groups;
     /** PUBLISHER subscribers outside groups: called on the publishing thread. */
@@ -45,11 +55,12 @@ final class Route {
     /** Derived for deliveries from the federation (see {@link #plainWithPattern}, {@link #onlyGroup}). */
     private final ConcurrentHashMap<String, Route> derived = new ConcurrentHashMap<>(2);
 
-    private Route(Scope scope, String[] tokens, Subscriber[][] subscribers, QueueGroupRoute[] groups,
-                  Subscriber[] direct, QueueGroupRoute[] directGroups, int ringTargets) {
+    private Route(Scope scope, String[] tokens, Subscriber[][] subscribers, IndexedSubscribers[][] indexed,
+                  QueueGroupRoute[] groups, Subscriber[] direct, QueueGroupRoute[] directGroups, int ringTargets) {
         this.scope = scope;
         this.tokens = tokens;
         this.subscribers = subscribers;
+        this.indexed = indexed;
         this.groups = groups;
         this.direct = direct;
         this.directGroups = directGroups;
@@ -73,13 +84,18 @@ final class Route {
         return derived.computeIfAbsent(pattern, p -> {
             Subscriber[][] ring = new Subscriber[subscribers.length][];
             int ringTargets = 0;
+            IndexedSubscribers[][] none = new IndexedSubscribers[subscribers.length][];
             for (int i = 0; i < subscribers.length; i++) {
-                ring[i] = Arrays.stream(subscribers[i]).filter(s -> s.pattern().equals(p)).toArray(Subscriber[]::new);
+                // Indexed subscribers are asked one by one here: derived routes are rare.
+                ring[i] = Stream.concat(Arrays.stream(subscribers[i]),
+                                Arrays.stream(indexed[i]).flatMap(group -> Arrays.stream(group.subscribers())))
+                        .filter(s -> s.pattern().equals(p)).toArray(Subscriber[]::new);
                 ringTargets += ring[i].length;
+                none[i] = NO_INDEXED;
             }
             Subscriber[] onPublisher = Arrays.stream(direct).filter(s -> s.pattern().equals(p))
                     .toArray(Subscriber[]::new);
-            return new Route(scope, tokens, ring, NO_GROUPS, onPublisher, NO_GROUPS, ringTargets);
+            return new Route(scope, tokens, ring, none, NO_GROUPS, onPublisher, NO_GROUPS, ringTargets);
         });
     }
 
@@ -101,7 +117,9 @@ final class Route {
             }
             Subscriber[][] none = new Subscriber[subscribers.length][];
             Arrays.fill(none, NO_SUBSCRIBERS);
-            return new Route(scope, tokens, none, ringGroup, NO_SUBSCRIBERS, directGroup, ringGroup.length);
+            IndexedSubscribers[][] noIndexed = new IndexedSubscribers[subscribers.length][];
+            Arrays.fill(noIndexed, NO_INDEXED);
+            return new Route(scope, tokens, none, noIndexed, ringGroup, NO_SUBSCRIBERS, directGroup, ringGroup.length);
         });
     }
 
@@ -152,11 +170,14 @@ final class Route {
             }
         }
         Subscriber[][] subscribers = new Subscriber[eventLoops][];
+        IndexedSubscribers[][] indexed = new IndexedSubscribers[eventLoops][];
         int ringTargets = 0;
+        String subject = tokens == null ? "" : String.join(".", tokens);
         for (int i = 0; i < eventLoops; i++) {
             List<Subscriber> list = perLoop.get(i);
-            subscribers[i] = list.isEmpty() ? NO_SUBSCRIBERS : list.toArray(NO_SUBSCRIBERS);
             ringTargets += list.size();
+            indexed[i] = index(list, subject);
+            subscribers[i] = list.isEmpty() ? NO_SUBSCRIBERS : list.toArray(NO_SUBSCRIBERS);
         }
         List<QueueGroupRoute> ringGroups = new ArrayList<>();
         List<QueueGroupRoute> directGroups = new ArrayList<>();
@@ -168,7 +189,43 @@ final class Route {
             (allDirect ? directGroups : ringGroups).add(new QueueGroupRoute(members.toArray(NO_SUBSCRIBERS)));
         }
         ringTargets += ringGroups.size();
-        return new Route(scope, tokens, subscribers, ringGroups.toArray(NO_GROUPS),
+        return new Route(scope, tokens, subscribers, indexed, ringGroups.toArray(NO_GROUPS),
                 direct.toArray(NO_SUBSCRIBERS), directGroups.toArray(NO_GROUPS), ringTargets);
+    }
+
+    /**
+     * Takes out of {@code list} the subscribers whose filters key on one header's exact values,
+     * where at least {@link #MIN_INDEXED} share a header, and groups them by that header.
+     */
+    private static IndexedSubscribers[] index(List<Subscriber> list, String subject) {
+        Map<String, List<Subscriber>> byHeader = null;
+        Map<Subscriber, ExactHeaderIndex.Key> keys = null;
+        for (Subscriber candidate : list) {
+            ExactHeaderIndex.Key key = candidate.filter == null ? null : ExactHeaderIndex.keyOf(candidate.filter);
+            if (key != null) {
+                if (byHeader == null) {
+                    byHeader = new LinkedHashMap<>();
+                    keys = new java.util.HashMap<>();
+                }
+                byHeader.computeIfAbsent(key.header(), h -> new ArrayList<>()).add(candidate);
+                keys.put(candidate, key);
+            }
+        }
+        if (byHeader == null) {
+            return NO_INDEXED;
+        }
+        List<IndexedSubscribers> groups = new ArrayList<>();
+        for (Map.Entry<String, List<Subscriber>> entry : byHeader.entrySet()) {
+            List<Subscriber> members = entry.getValue();
+            if (members.size() >= MIN_INDEXED) {
+                List<ExactHeaderIndex.Key> memberKeys = new ArrayList<>(members.size());
+                for (Subscriber member : members) {
+                    memberKeys.add(keys.get(member));
+                }
+                groups.add(new IndexedSubscribers(entry.getKey(), members, memberKeys, subject));
+                list.removeAll(new java.util.HashSet<>(members));
+            }
+        }
+        return groups.isEmpty() ? NO_INDEXED : groups.toArray(NO_INDEXED);
     }
 }

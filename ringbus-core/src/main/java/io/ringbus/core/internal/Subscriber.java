@@ -15,6 +15,8 @@ import java.util.concurrent.atomic.LongAdder;
  * message in ring order through {@link #deliver}.
  */
 abstract class Subscriber implements Subscription {
+    /** Subjects whose indexed-group counts a subscriber keeps apart (see {@link #joined}). */
+    private static final int MAX_MEMBERSHIPS = 1_024;
     final RingBroker broker;
     final MessageHandler handler;
     /** The figures of this subscription's pattern tag; {@code null} when the broker has no registry. */
@@ -23,6 +25,14 @@ abstract class Subscriber implements Subscription {
     final MessageFilter filter;
     /** Messages the filter rejected; striped, as PUBLISHER subscribers are tested on many threads. Null without a filter. */
     private final LongAdder rejected;
+    /**
+     * The subscriber's place in the indexed groups of its routes, by subject (one per route: a
+     * rebuilt route's replaces the old one, whose count is folded into {@link #folded}). Made on
+     * first use; only subscribers with an indexable filter have one.
+     */
+    private volatile java.util.concurrent.ConcurrentHashMap<String, IndexedSubscribers.Membership> memberships;
+    /** Rejections counted by groups no longer in use. */
+    private final java.util.concurrent.atomic.AtomicLong folded = new java.util.concurrent.atomic.AtomicLong();
     private final long id;
     private final SubjectPattern pattern;
     private final Scope scope;
@@ -89,7 +99,44 @@ abstract class Subscriber implements Subscription {
 
     @Override
     public final long filtered() {
-        return rejected == null ? 0 : rejected.sum();
+        if (rejected == null) {
+            return 0;
+        }
+        long total = rejected.sum() + folded.get();
+        var joined = memberships;
+        if (joined != null) {
+            for (IndexedSubscribers.Membership membership : joined.values()) {
+                total += membership.rejected();
+            }
+        }
+        return total;
+    }
+
+    /**
+     * A route was built with this subscriber in an indexed group: counts from the group it replaces
+     * (same subject) are kept. Bounded: past {@link #MAX_MEMBERSHIPS} subjects, all are folded
+     * (a message routed through a folded group meanwhile is not counted).
+     */
+    final void joined(String subject, IndexedSubscribers.Membership membership) {
+        var joined = memberships;
+        if (joined == null) {
+            synchronized (this) {
+                joined = memberships;
+                if (joined == null) {
+                    joined = memberships = new java.util.concurrent.ConcurrentHashMap<>();
+                }
+            }
+        }
+        if (joined.size() >= MAX_MEMBERSHIPS) {
+            for (IndexedSubscribers.Membership old : joined.values()) {
+                folded.addAndGet(old.rejected());
+            }
+            joined.clear();
+        }
+        IndexedSubscribers.Membership old = joined.put(subject, membership);
+        if (old != null) {
+            folded.addAndGet(old.rejected());
+        }
     }
 
     /**

@@ -21,6 +21,10 @@ final class AllOf extends PolicyCondition {
         return product;
     }
 
+    PolicyCondition[] parts() {
+        return parts;
+    }
+
     @Override
     boolean matchesHeaders(Headers headers, byte[] asciiBlock) {
         for (PolicyCondition part : parts) {

@@ -51,6 +51,31 @@ final class KeyCondition extends PolicyCondition {
         this.matchesIfAbsent = matchesIfAbsent;
     }
 
+    /**
+     * @return the header name when this key matches exactly the headers with one of
+     *         {@link #exactValues()} (only exact text entries), else {@code null}
+     */
+    String exactHeader() {
+        if (path.length != 1 || exclusions.length > 0 || matchesIfPresent || matchesIfAbsent || matchers.length == 0) {
+            return null;
+        }
+        for (ValueMatcher matcher : matchers) {
+            if (!(matcher instanceof ValueMatcher.ExactText)) {
+                return null;
+            }
+        }
+        return name;
+    }
+
+    /** @return the exact texts of the entries; meaningful when {@link #exactHeader()} is not null */
+    String[] exactValues() {
+        String[] values = new String[matchers.length];
+        for (int i = 0; i < matchers.length; i++) {
+            values[i] = ((ValueMatcher.ExactText) matchers[i]).expected();
+        }
+        return values;
+    }
+
     @Override
     boolean matchesHeaders(Headers headers, byte[] asciiBlock) {
         if (asciiBlock != null) {

@@ -88,6 +88,10 @@ abstract class ValueMatcher {
             this.expectedAscii = ascii(expected);
         }
 
+        String expected() {
+            return expected;
+        }
+
         @Override
         boolean matchesText(String value) {
             return expected.equals(value);
