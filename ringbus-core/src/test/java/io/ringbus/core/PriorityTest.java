@@ -155,6 +155,25 @@ class PriorityTest {
         }
     }
 
+    /** Without a buffer (EVENT_LOOP, PUBLISHER) or with nothing waiting, priorities reorder nothing. */
+    @ParameterizedTest
+    @EnumSource(ExecutionMode.class)
+    void aSubscriberThatKeepsUpSeesPublishOrderUnchanged(ExecutionMode mode) {
+        try (Broker broker = Broker.builder().name("priority").build()) {
+            RecordingHandler handler = new RecordingHandler();
+            broker.subscribe("jobs", handler, SubscribeOptions.defaults().mode(mode));
+            boolean buffered = mode == ExecutionMode.WORKER || mode == ExecutionMode.VIRTUAL;
+            for (int i = 0; i < 200; i++) {
+                publish(broker, "jobs", i, i % 10);
+                if (buffered) {
+                    handler.awaitCount(i + 1); // it keeps up: nothing waits when the next comes
+                }
+            }
+            handler.awaitCount(200);
+            assertThat(handler.payloads()).isEqualTo(range(200));
+        }
+    }
+
     @Test
     void priorityComesFromItsHeaderAndABadValueIsTheDefault() {
         assertThat(Message.of("s", null, null, null).priority()).isEqualTo(Message.DEFAULT_PRIORITY);
