@@ -7,6 +7,8 @@ import io.ringbus.core.internal.filter.ExactHeaderIndex;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -205,7 +207,7 @@ final class Route {
             if (key != null) {
                 if (byHeader == null) {
                     byHeader = new LinkedHashMap<>();
-                    keys = new java.util.HashMap<>();
+                    keys = new HashMap<>();
                 }
                 byHeader.computeIfAbsent(key.header(), h -> new ArrayList<>()).add(candidate);
                 keys.put(candidate, key);
@@ -223,7 +225,7 @@ final class Route {
                     memberKeys.add(keys.get(member));
                 }
                 groups.add(new IndexedSubscribers(entry.getKey(), members, memberKeys, subject));
-                list.removeAll(new java.util.HashSet<>(members));
+                list.removeAll(new HashSet<>(members));
             }
         }
         return groups.isEmpty() ? NO_INDEXED : groups.toArray(NO_INDEXED);

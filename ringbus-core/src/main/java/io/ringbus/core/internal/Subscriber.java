@@ -7,7 +7,9 @@ import io.ringbus.core.Scope;
 import io.ringbus.core.SubscribeOptions;
 import io.ringbus.core.Subscription;
 
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -30,9 +32,9 @@ abstract class Subscriber implements Subscription {
      * rebuilt route's replaces the old one, whose count is folded into {@link #folded}). Made on
      * first use; only subscribers with an indexable filter have one.
      */
-    private volatile java.util.concurrent.ConcurrentHashMap<String, IndexedSubscribers.Membership> memberships;
+    private volatile ConcurrentHashMap<String, IndexedSubscribers.Membership> memberships;
     /** Rejections counted by groups no longer in use. */
-    private final java.util.concurrent.atomic.AtomicLong folded = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong folded = new AtomicLong();
     private final long id;
     private final SubjectPattern pattern;
     private final Scope scope;
@@ -123,7 +125,7 @@ abstract class Subscriber implements Subscription {
             synchronized (this) {
                 joined = memberships;
                 if (joined == null) {
-                    joined = memberships = new java.util.concurrent.ConcurrentHashMap<>();
+                    joined = memberships = new ConcurrentHashMap<>();
                 }
             }
         }

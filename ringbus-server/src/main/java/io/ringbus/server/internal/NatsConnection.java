@@ -820,9 +820,6 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         byte[] answer;
         if (!subject.equals(FilterRequest.SUBJECT)) {
             answer = FilterRequest.error(404, "unknown ringbus API subject: " + subject);
-        } else if (payload.readableBytes() > FilterRequest.MAX_REQUEST_BYTES) {
-            answer = FilterRequest.error(400, "filter request too large: " + payload.readableBytes()
-                    + " bytes (at most " + FilterRequest.MAX_REQUEST_BYTES + ")");
         } else {
             byte[] bytes = new byte[payload.readableBytes()];
             payload.getBytes(payload.readerIndex(), bytes);
