@@ -1,6 +1,7 @@
 package io.ringbus.core;
 
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * The in-process broker: a {@link Client} of scope {@link Scope#ROOT} that also registers subject
@@ -64,6 +65,15 @@ public interface Broker extends Client, AutoCloseable {
      * @throws IllegalArgumentException when the subject is malformed
      */
     Scope scopeOf(String subject);
+
+    /**
+     * Returns the scope a durable stream was registered with: the scope of the data it holds, which
+     * its dead letters carry and which a monitor's viewer must have to see it.
+     *
+     * @param stream the stream's name
+     * @return its scope, or empty when no durable stream of that name is registered
+     */
+    Optional<Scope> streamScope(String stream);
 
     /**
      * Returns a view limited to {@code scope}, for code that must not see more (for example a

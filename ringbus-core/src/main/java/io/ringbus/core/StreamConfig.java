@@ -20,11 +20,15 @@ import java.util.Objects;
  *                              latest value of each subject)
  * @param duplicateWindow       how long message ids ({@code Nats-Msg-Id}) are remembered to drop
  *                              duplicates
+ * @param duplicateWindowBytes  the most memory, in bytes, the remembered ids may take (each id counts
+ *                              its characters twice plus {@value #DUPLICATE_ENTRY_OVERHEAD} bytes); past
+ *                              it the oldest ids are forgotten before their window ends, and counted
  * @param replicas              copies kept by a clustered store (JetStream R1..R5); 1 for the local log
  * @param retention             whether messages stay until a limit removes them, or go once consumed
  */
 public record StreamConfig(String name, String subjects, Duration maxAge, long maxBytes, long maxMessages,
-                           long maxMessagesPerSubject, Duration duplicateWindow, int replicas, Retention retention) {
+                           long maxMessagesPerSubject, Duration duplicateWindow, long duplicateWindowBytes, int replicas,
+                           Retention retention) {
     /** When stored messages go, besides the limits (JetStream's retention policies). */
     public enum Retention {
         /** Only the limits remove messages: every consumer may read everything retained (the default). */
@@ -39,6 +43,12 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
 
     /** The default duplicate window: two minutes, as JetStream's. */
     public static final Duration DEFAULT_DUPLICATE_WINDOW = Duration.ofMinutes(2);
+    /** The default {@link #duplicateWindowBytes()}: 16 MiB per stream. */
+    public static final long DEFAULT_DUPLICATE_WINDOW_BYTES = 16L << 20;
+    /** The smallest {@link #duplicateWindowBytes()} accepted: room for a few ids. */
+    public static final long MIN_DUPLICATE_WINDOW_BYTES = 1024;
+    /** What one remembered id costs besides its characters (map entry, string, sequence), in bytes. */
+    public static final int DUPLICATE_ENTRY_OVERHEAD = 128;
 
     /**
      * Checks every field.
@@ -68,6 +78,10 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
         if (duplicateWindow.isNegative()) {
             throw new IllegalArgumentException("duplicateWindow must not be negative: duplicateWindow="
                     + duplicateWindow);
+        }
+        if (duplicateWindowBytes < MIN_DUPLICATE_WINDOW_BYTES) {
+            throw new IllegalArgumentException("duplicateWindowBytes must be at least " + MIN_DUPLICATE_WINDOW_BYTES
+                    + ": duplicateWindowBytes=" + duplicateWindowBytes);
         }
         Objects.requireNonNull(retention, "retention");
         if (replicas < 1 || replicas > 5) {
@@ -108,8 +122,8 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
                 }
             }
         }
-        return new StreamConfig(name.toString(), subjects, null, -1, -1, -1, DEFAULT_DUPLICATE_WINDOW, 1,
-                Retention.LIMITS);
+        return new StreamConfig(name.toString(), subjects, null, -1, -1, -1, DEFAULT_DUPLICATE_WINDOW,
+                DEFAULT_DUPLICATE_WINDOW_BYTES, 1, Retention.LIMITS);
     }
 
     /**
@@ -118,7 +132,7 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
      */
     public StreamConfig withName(String newName) {
         return new StreamConfig(newName, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, replicas, retention);
+                duplicateWindow, duplicateWindowBytes, replicas, retention);
     }
 
     /**
@@ -127,7 +141,7 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
      */
     public StreamConfig withMaxAge(Duration age) {
         return new StreamConfig(name, subjects, age, maxBytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, replicas, retention);
+                duplicateWindow, duplicateWindowBytes, replicas, retention);
     }
 
     /**
@@ -136,7 +150,7 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
      */
     public StreamConfig withMaxBytes(long bytes) {
         return new StreamConfig(name, subjects, maxAge, bytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, replicas, retention);
+                duplicateWindow, duplicateWindowBytes, replicas, retention);
     }
 
     /**
@@ -145,7 +159,7 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
      */
     public StreamConfig withMaxMessages(long messages) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, messages, maxMessagesPerSubject,
-                duplicateWindow, replicas, retention);
+                duplicateWindow, duplicateWindowBytes, replicas, retention);
     }
 
     /**
@@ -153,8 +167,8 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
      * @return a copy with that limit
      */
     public StreamConfig withMaxMessagesPerSubject(long perSubject) {
-        return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, perSubject, duplicateWindow, replicas,
-                retention);
+        return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, perSubject, duplicateWindow,
+                duplicateWindowBytes, replicas, retention);
     }
 
     /**
@@ -162,8 +176,17 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
      * @return a copy with that window
      */
     public StreamConfig withDuplicateWindow(Duration window) {
-        return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject, window, replicas,
-                retention);
+        return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject, window,
+                duplicateWindowBytes, replicas, retention);
+    }
+
+    /**
+     * @param bytes the most memory the remembered message ids may take
+     * @return a copy with that bound
+     */
+    public StreamConfig withDuplicateWindowBytes(long bytes) {
+        return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
+                duplicateWindow, bytes, replicas, retention);
     }
 
     /**
@@ -172,7 +195,7 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
      */
     public StreamConfig withRetention(Retention policy) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, replicas, policy);
+                duplicateWindow, duplicateWindowBytes, replicas, policy);
     }
 
     /**
@@ -181,7 +204,7 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
      */
     public StreamConfig withReplicas(int count) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, count,
+                duplicateWindow, duplicateWindowBytes, count,
                 retention);
     }
 }

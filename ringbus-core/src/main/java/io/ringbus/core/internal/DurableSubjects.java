@@ -108,6 +108,16 @@ final class DurableSubjects {
         return cached == NONE ? null : (StoredStream) cached;
     }
 
+    /** @return the scope the stream named {@code name} was registered with, or null when none was */
+    Scope scopeOfStream(String name) {
+        for (Entry entry : entries) {
+            if (entry.stream.config().name().equals(name)) {
+                return entry.scope;
+            }
+        }
+        return null;
+    }
+
     /** @return the durable entry whose pattern covers every subject {@code pattern} matches, or null */
     Entry covering(SubjectPattern pattern) {
         for (Entry entry : entries) {

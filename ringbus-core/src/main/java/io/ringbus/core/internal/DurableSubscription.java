@@ -26,7 +26,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * handler, and acknowledges when the handler returns. A handler that throws gets the message again
  * after a doubling delay; after {@link DurableOptions#maxDeliver()} tries the message is published
  * to the dead-letter subject (headers {@code Ringbus-Stream}, {@code Ringbus-Sequence},
- * {@code Ringbus-Consumer}, {@code Ringbus-Error}) and given up.
+ * {@code Ringbus-Consumer}, {@code Ringbus-Error}) and given up. A dead letter carries the stream's
+ * scope: only subscribers of that scope or above receive it, and it crosses the federation only
+ * when the stream's scope may.
  *
  * <p>Ordered: the delivery thread calls the handler itself, one message at a time, in stream order
  * (a virtual thread for VIRTUAL, a platform thread otherwise; never an event loop). Unordered: up to
@@ -49,6 +51,8 @@ final class DurableSubscription implements Subscription {
     private final ExecutorService executor;
     private final Semaphore permits;
     private final String deadLetterSubject;
+    /** The scope of the stream's data: its dead letters carry it, not the dead-letter subject's default. */
+    private final Scope streamScope;
     private final AtomicLong delivered = new AtomicLong();
     private final AtomicLong deadLettered = new AtomicLong();
     private final Thread thread;
@@ -57,8 +61,8 @@ final class DurableSubscription implements Subscription {
     private volatile boolean active = true;
 
     DurableSubscription(RingBroker broker, long id, String pattern, Scope scope, SubscribeOptions options,
-                        MessageHandler handler, StreamConsumer consumer, String stream, ErrorHandler errorHandler,
-                        ExecutorService executor) {
+                        MessageHandler handler, StreamConsumer consumer, String stream, Scope streamScope,
+                        ErrorHandler errorHandler, ExecutorService executor) {
         this.broker = broker;
         this.id = id;
         this.pattern = pattern;
@@ -71,6 +75,7 @@ final class DurableSubscription implements Subscription {
         this.executor = options.ordered() ? null : executor;
         this.permits = options.ordered() ? null : new Semaphore(options.maxConcurrency());
         this.deadLetterSubject = durable.deadLetterSubjectFor(stream);
+        this.streamScope = streamScope;
         String name = "ringbus-durable-" + durable.name() + "-" + id;
         Thread.Builder builder = options.mode() == ExecutionMode.VIRTUAL ? Thread.ofVirtual().name(name)
                 : Thread.ofPlatform().name(name).daemon(true);
@@ -169,7 +174,7 @@ final class DurableSubscription implements Subscription {
                     .add("Ringbus-Consumer", durable.name())
                     .add("Ringbus-Subject", message.subject())
                     .add("Ringbus-Error", String.valueOf(error).replace('\r', ' ').replace('\n', ' ')).build();
-            broker.publish(Scope.ROOT, 0, deadLetterSubject, null, headers, message.payload(), true);
+            broker.publishOriginated(streamScope, deadLetterSubject, headers, message.payload());
             deadLettered.incrementAndGet();
             consumer.term(message);
         } catch (RuntimeException e) {

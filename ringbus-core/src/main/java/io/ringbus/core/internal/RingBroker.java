@@ -40,6 +40,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -199,7 +200,7 @@ public final class RingBroker implements Broker {
                 return false;
             }
             route = queueGroup == null ? route.plainWithPattern(pattern) : route.onlyGroup(queueGroup);
-            publishAcked(Scope.FEDERATED, 0, route, subject, replyTo, headers, payload, true, true);
+            publishAcked(Scope.FEDERATED, 0, route, subject, replyTo, headers, payload, true, true, false);
             return true;
         }
     }
@@ -259,7 +260,7 @@ public final class RingBroker implements Broker {
      */
     private boolean publish(Scope clientScope, long origin, Route route, String subject, String replyTo,
                             Headers headers, Object payload, boolean wait) {
-        return publishAcked(clientScope, origin, route, subject, replyTo, headers, payload, wait, false) != null;
+        return publishAcked(clientScope, origin, route, subject, replyTo, headers, payload, wait, false, false) != null;
     }
 
     /**
@@ -272,18 +273,39 @@ public final class RingBroker implements Broker {
             throw closedException("publish");
         }
         Route route = verbatim ? index.routeVerbatim(subject) : index.route(subject);
-        return publishAcked(clientScope, origin, route, subject, replyTo, headers, payload, false, false);
+        return publishAcked(clientScope, origin, route, subject, replyTo, headers, payload, false, false, false);
     }
 
     /**
-     * @param fromLink a message from another node: neither stored nor sent back to the federation
+     * Publishes a message the broker makes itself (a dead letter) carrying data of {@code dataScope}:
+     * only subscribers of that scope or above receive it, whatever the subject's own scope (never the
+     * default scope), and it reaches the federation only when that scope is FEDERATED or below. Waits
+     * for room.
+     *
+     * @throws IllegalStateException when the broker is closed
+     */
+    void publishOriginated(Scope dataScope, String subject, Headers headers, Object payload) {
+        if (closed) {
+            throw closedException("publish");
+        }
+        Route route = index.route(subject);
+        if (dataScope.ordinal() > route.scope.ordinal()) {
+            route = index.routeAtScope(route, dataScope);
+        }
+        publishAcked(Scope.ROOT, 0, route, subject, null, headers, payload, true, false, true);
+    }
+
+    /**
+     * @param fromLink   a message from another node: neither stored nor sent back to the federation
+     * @param originated the broker's own message ({@link #publishOriginated}): its route's scope is
+     *                   never lowered, not even for a subject another node named as a reply subject
      * @return null when refused for room (nothing published); {@link #NOT_STORED} for a subject that
      *         is not durable; else the store's acknowledgement (complete when {@code wait})
      */
     private CompletableFuture<PublishAck> publishAcked(Scope clientScope, long origin, Route route, String subject,
                                                        String replyTo, Headers headers, Object payload, boolean wait,
-                                                       boolean fromLink) {
-        if (federation != null && !fromLink && route.scope.ordinal() > Scope.FEDERATED.ordinal()) {
+                                                       boolean fromLink, boolean originated) {
+        if (federation != null && !fromLink && !originated && route.scope.ordinal() > Scope.FEDERATED.ordinal()) {
             Scope remote = remoteReplies.scopeOf(subject);
             if (remote != null) {
                 route = index.routeAtScope(route, remote); // a reply to another node's request
@@ -610,7 +632,7 @@ public final class RingBroker implements Broker {
         DurableSubscription subscription = new DurableSubscription(this, nextSubscriptionId.incrementAndGet(),
                 parsed.text(), clientScope, options, handler, entry.stream().consumer(
                         options.durable().consumerConfig(parsed.text())), entry.stream().config().name(),
-                errorHandler, executor);
+                entry.scope(), errorHandler, executor);
         durableSubscriptions.put(subscription.id(), subscription);
         if (meters != null) {
             subscription.onEnd(meters.registerDurable(subscription, entry.stream().config().name(),
@@ -758,6 +780,11 @@ public final class RingBroker implements Broker {
     @Override
     public Scope scopeOf(String subject) {
         return index.route(subject).scope;
+    }
+
+    @Override
+    public Optional<Scope> streamScope(String stream) {
+        return Optional.ofNullable(durables.scopeOfStream(stream));
     }
 
     @Override

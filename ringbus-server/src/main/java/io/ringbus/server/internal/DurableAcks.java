@@ -3,6 +3,7 @@ package io.ringbus.server.internal;
 import io.netty.channel.EventLoop;
 import io.ringbus.core.Client;
 import io.ringbus.core.PublishAck;
+import io.ringbus.core.PublishRejectedException;
 import io.ringbus.core.StorageException;
 import org.jctools.queues.MpscUnboundedArrayQueue;
 import org.slf4j.Logger;
@@ -31,8 +32,10 @@ import java.util.function.BiConsumer;
  * is published to the reply subject (by the broker's shared client of the connection's scope, so
  * that a client with {@code echo: false} receives it too), or JetStream's error form when the
  * store failed: {@code {"error":{"code":503,"err_code":10077,"description":"..."}}}
- * ({@code JSStreamStoreFailedF}, which jnats and nats.go turn into an API exception). A reply
- * is published before the PONGs it holds back.
+ * ({@code JSStreamStoreFailedF}, which jnats and nats.go turn into an API exception), or, for a
+ * message the store refused as JetStream would ({@link PublishRejectedException}: headers over
+ * 64k), that refusal's code and err_code ({@code 400}, {@code 10097}), counted apart. A reply is
+ * published before the PONGs it holds back.
  *
  * <p><b>Threading.</b> Acknowledgements complete on the store's thread; each is queued here and
  * handled on the connection's event loop (one task per batch, as {@link Outbound} drains), which
@@ -149,7 +152,9 @@ final class DurableAcks {
             loop.schedule(() -> handle(stored), REPLY_RETRY_MICROS, TimeUnit.MICROSECONDS);
             return;
         }
-        if (stored.error != null) {
+        if (rejection(stored.error) != null) {
+            counters.durableRefused.increment();
+        } else if (stored.error != null) {
             counters.durableFailures.increment();
             if (!failureLogged) {
                 failureLogged = true; // once per connection: a full disk would otherwise flood the log
@@ -185,12 +190,16 @@ final class DurableAcks {
 
     /**
      * @return JetStream's error response for a publish the stream could not store, as nats-server
-     *         writes it ({@code JSStreamStoreFailedF}: code 503, err_code 10077)
+     *         writes it ({@code JSStreamStoreFailedF}: code 503, err_code 10077), or for one it refused
+     *         ({@link PublishRejectedException}'s code and err_code)
      */
     static String errorJson(Throwable error) {
-        String description = error.getMessage() == null ? error.toString() : error.getMessage();
+        PublishRejectedException rejected = rejection(error);
+        Throwable described = rejected != null ? rejected : error;
+        String description = described.getMessage() == null ? described.toString() : described.getMessage();
         StringBuilder json = new StringBuilder(description.length() + 64)
-                .append("{\"error\":{\"code\":503,\"err_code\":").append(STORE_FAILED_ERR_CODE)
+                .append("{\"error\":{\"code\":").append(rejected == null ? 503 : rejected.status())
+                .append(",\"err_code\":").append(rejected == null ? STORE_FAILED_ERR_CODE : rejected.errorCode())
                 .append(",\"description\":\"");
         for (int i = 0; i < description.length(); i++) {
             char c = description.charAt(i);
@@ -210,6 +219,16 @@ final class DurableAcks {
             }
         }
         return json.append("\"}}").toString();
+    }
+
+    /** @return the store's refusal in {@code error}'s causes, or null when it is none (or no error) */
+    static PublishRejectedException rejection(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof PublishRejectedException rejected) {
+                return rejected;
+            }
+        }
+        return null;
     }
 
     /** One publish waiting for the store: the ack's callback, then the event loop's work item. */

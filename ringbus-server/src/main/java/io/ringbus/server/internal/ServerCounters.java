@@ -38,6 +38,7 @@ public final class ServerCounters {
     final LongAdder durablePublishes = new LongAdder();
     final LongAdder durableAcksPending = new LongAdder();
     final LongAdder durableFailures = new LongAdder();
+    final LongAdder durableRefused = new LongAdder();
     // TLS handshakes that failed, per reason (see TlsPipeline).
     final LongAdder tlsHandshakeFailures = new LongAdder();
     final LongAdder tlsHandshakeTimeouts = new LongAdder();
@@ -131,6 +132,14 @@ public final class ServerCounters {
     /** @return publishes to durable subjects the store failed to store (answered with an error PubAck, if asked) */
     public long durableFailures() {
         return durableFailures.sum();
+    }
+
+    /**
+     * @return publishes to durable subjects the store refused before storing anything, for a reason
+     *         JetStream refuses too (headers over 64k): answered with JetStream's error PubAck, if asked
+     */
+    public long durableRefused() {
+        return durableRefused.sum();
     }
 
     /** @return TLS handshakes that failed: bad or missing client certificate, no common protocol, closed early */

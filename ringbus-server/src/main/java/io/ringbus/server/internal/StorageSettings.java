@@ -28,6 +28,7 @@ import java.util.Objects;
  * <pre>
  * storage.durable.&lt;pattern&gt; = [SCOPE] [name=NAME] [max_age=DURATION] [max_bytes=SIZE]
  *                               [max_messages=N] [max_messages_per_subject=N] [duplicate_window=DURATION]
+ *                               [duplicate_window_bytes=SIZE]
  * --durable '&lt;pattern&gt;[=&lt;spec&gt;]'
  * </pre>
  *
@@ -129,8 +130,10 @@ public final class StorageSettings {
                 case "max_messages" -> stream.withMaxMessages(number(value));
                 case "max_messages_per_subject" -> stream.withMaxMessagesPerSubject(number(value));
                 case "duplicate_window" -> stream.withDuplicateWindow(Durations.parse(value));
+                case "duplicate_window_bytes" -> stream.withDuplicateWindowBytes(ConfigFile.size(value));
                 default -> throw new IllegalArgumentException("unknown option of durable '" + pattern + "': '" + word
-                        + "' (name, max_age, max_bytes, max_messages, max_messages_per_subject, duplicate_window)");
+                        + "' (name, max_age, max_bytes, max_messages, max_messages_per_subject, duplicate_window, "
+                        + "duplicate_window_bytes)");
             };
         }
         durables.put(stream.subjects(), new Durable(stream, scope));

@@ -8,10 +8,15 @@ import java.util.Objects;
  * How a {@link SegmentLog} stores, forces and retains its records.
  *
  * <p>Retention limits of {@code 0} (or {@link Duration#ZERO}) are unbounded. Retention deletes
- * whole segments, oldest first, and never the active one, so a log may hold up to one segment
- * more than its limits say.
+ * whole segments, oldest first, and never the active one. At each roll it counts the new active
+ * segment as full ({@code segmentBytes}, {@code segmentRecords}), so the log never holds more than
+ * {@code maxBytes} / {@code maxRecords} while each record fits a segment: a record larger than
+ * {@code segmentBytes} (it gets a segment of its own) may take the log past {@code maxBytes} by
+ * its excess, and a limit smaller than one segment keeps the one active segment. Retention leaves
+ * at least {@code maxBytes - 2 * segmentBytes} (the same for records) of what was appended.
  *
  * @param segmentBytes   size at which the active segment is closed and a new one started
+ * @param segmentRecords records at which the active segment is closed, {@code 0} unbounded
  * @param policy         when appended records are forced to the disk
  * @param intervalMillis period of the flusher's {@code fsync} under {@link FsyncPolicy#INTERVAL}
  * @param maxBytes       retention: the most bytes of segment files kept, {@code 0} unbounded
@@ -20,7 +25,7 @@ import java.util.Objects;
  *                       {@link Duration#ZERO} unbounded
  * @param maxRecordBytes the largest subject + headers + payload of one record, in bytes
  */
-public record LogConfig(long segmentBytes, FsyncPolicy policy, long intervalMillis, long maxBytes,
+public record LogConfig(long segmentBytes, long segmentRecords, FsyncPolicy policy, long intervalMillis, long maxBytes,
                         long maxRecords, Duration maxAge, int maxRecordBytes) {
 
     /** Default {@link #segmentBytes()}: 64 MiB. */
@@ -39,6 +44,10 @@ public record LogConfig(long segmentBytes, FsyncPolicy policy, long intervalMill
         if (segmentBytes < MIN_SEGMENT_BYTES) {
             throw new IllegalArgumentException("segmentBytes must be at least " + MIN_SEGMENT_BYTES
                     + ": segmentBytes=" + segmentBytes);
+        }
+        if (segmentRecords < 0) {
+            throw new IllegalArgumentException("segmentRecords must be >= 0 (0 = unbounded): segmentRecords="
+                    + segmentRecords);
         }
         if (intervalMillis <= 0) {
             throw new IllegalArgumentException("intervalMillis must be positive: intervalMillis="
@@ -83,6 +92,7 @@ public record LogConfig(long segmentBytes, FsyncPolicy policy, long intervalMill
     /** Builds a {@link LogConfig}; {@link #build()} validates. Not thread-safe. */
     public static final class Builder {
         private long segmentBytes = DEFAULT_SEGMENT_BYTES;
+        private long segmentRecords;
         private FsyncPolicy policy = FsyncPolicy.ALWAYS;
         private long intervalMillis = DEFAULT_INTERVAL_MILLIS;
         private long maxBytes;
@@ -101,6 +111,17 @@ public record LogConfig(long segmentBytes, FsyncPolicy policy, long intervalMill
          */
         public Builder segmentBytes(long value) {
             this.segmentBytes = value;
+            return this;
+        }
+
+        /**
+         * Sets the records at which a segment rolls, 0 unbounded.
+         *
+         * @param value the value
+         * @return this builder
+         */
+        public Builder segmentRecords(long value) {
+            this.segmentRecords = value;
             return this;
         }
 
@@ -177,7 +198,7 @@ public record LogConfig(long segmentBytes, FsyncPolicy policy, long intervalMill
          * @throws IllegalArgumentException naming the first bad value
          */
         public LogConfig build() {
-            return new LogConfig(segmentBytes, policy, intervalMillis, maxBytes, maxRecords, maxAge,
+            return new LogConfig(segmentBytes, segmentRecords, policy, intervalMillis, maxBytes, maxRecords, maxAge,
                     maxRecordBytes);
         }
     }

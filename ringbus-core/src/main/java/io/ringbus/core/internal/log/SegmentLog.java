@@ -183,7 +183,8 @@ public final class SegmentLog implements AutoCloseable {
             long timestamp = Math.max(System.currentTimeMillis(), lastTimestamp);
             RecordFrame.encode(frame, sequence, timestamp, subject, subjectBytes, headers, payload, crc);
             segment = segments[segments.length - 1];
-            if (!segment.isEmpty() && segment.size() + frame.remaining() > config.segmentBytes()) {
+            if (!segment.isEmpty() && (segment.size() + frame.remaining() > config.segmentBytes()
+                    || config.segmentRecords() > 0 && segment.records() >= config.segmentRecords())) {
                 segment = null; // a failed roll names the directory, not the full segment
                 segment = roll(sequence);
             }
@@ -223,9 +224,10 @@ public final class SegmentLog implements AutoCloseable {
 
     /**
      * Deletes whole segments, oldest first, while the log is over {@link LogConfig#maxBytes()} or
-     * {@link LogConfig#maxRecords()}, or the oldest segment's newest record is older than
-     * {@link LogConfig#maxAge()}; never the active segment. Runs on open and at every roll; call it
-     * to apply age retention to a log that is not being appended to.
+     * {@link LogConfig#maxRecords()} counting the active segment as full (what it may hold before it
+     * rolls, so the log stays within the limits until the next roll), or the oldest segment's newest
+     * record is older than {@link LogConfig#maxAge()}; never the active segment. Runs on open and at
+     * every roll; call it to apply age retention to a log that is not being appended to.
      */
     public void applyRetention() {
         appendLock.lock();
@@ -240,10 +242,14 @@ public final class SegmentLog implements AutoCloseable {
         Segment[] current = segments;
         long bytes = 0;
         long records = 0;
-        for (Segment segment : current) {
-            bytes += segment.size();
-            records += segment.records();
+        for (int i = 0; i < current.length - 1; i++) {
+            bytes += current[i].size();
+            records += current[i].records();
         }
+        Segment active = current[current.length - 1];
+        bytes += Math.max(active.size(), config.segmentBytes());
+        records += config.segmentRecords() > 0 ? Math.max(active.records(), config.segmentRecords())
+                : active.records();
         long maxBytes = config.maxBytes();
         long maxRecords = config.maxRecords();
         long oldestAllowed = config.maxAge().isZero() ? Long.MIN_VALUE

@@ -1,6 +1,7 @@
 package io.ringbus.core.internal.store;
 
 import io.ringbus.core.Headers;
+import io.ringbus.core.StreamConfig;
 import io.ringbus.core.internal.log.LogReader;
 import io.ringbus.core.internal.log.LogRecord;
 import io.ringbus.core.internal.log.SegmentLog;
@@ -12,9 +13,12 @@ import java.util.Map;
 
 /**
  * The message ids a stream stored within its duplicate window, oldest first, with their sequences
- * (JetStream's {@code Nats-Msg-Id} de-duplication). At most {@link #MAX_IDS} are kept: past that the
- * oldest are forgotten early (a bound in memory, counted nowhere else; a retry that old is rare).
- * Rebuilt at open from the records of the last window, so a retry after a restart is still caught.
+ * (JetStream's {@code Nats-Msg-Id} de-duplication). Bounded twice: at most {@link #MAX_IDS} ids and
+ * at most {@link StreamConfig#duplicateWindowBytes()} bytes of them (each id costs twice its length
+ * plus {@link StreamConfig#DUPLICATE_ENTRY_OVERHEAD}); past either the oldest are forgotten before
+ * their window ends, and counted ({@link #forgotten()}): a client sending long ids fast shortens the
+ * window of its stream, never the heap of the server. Rebuilt at open from the records of the last
+ * window, so a retry after a restart is still caught.
  *
  * <p>Not thread-safe: used under the stream's append lock.
  */
@@ -25,10 +29,27 @@ final class Duplicates {
     static final long MAX_SCAN = 1_000_000;
 
     private final long windowMillis;
+    private final long maxBytes;
     private final LinkedHashMap<String, long[]> ids = new LinkedHashMap<>();
+    private long bytes;
+    private long forgotten;
 
     Duplicates(long windowMillis) {
+        this(windowMillis, StreamConfig.DEFAULT_DUPLICATE_WINDOW_BYTES);
+    }
+
+    /**
+     * @param windowMillis how long an id is remembered, 0 for not at all
+     * @param maxBytes     the most bytes the ids may take
+     */
+    Duplicates(long windowMillis, long maxBytes) {
         this.windowMillis = windowMillis;
+        this.maxBytes = maxBytes;
+    }
+
+    /** @return what remembering {@code id} costs, in bytes */
+    static long cost(String id) {
+        return 2L * id.length() + StreamConfig.DUPLICATE_ENTRY_OVERHEAD;
     }
 
     /** @return the sequence stored under {@code id} within the window, or 0 */
@@ -42,19 +63,43 @@ final class Duplicates {
         if (windowMillis == 0) {
             return;
         }
-        ids.put(id, new long[] {sequence, nowMillis});
-        if (ids.size() > MAX_IDS) {
-            Iterator<?> oldest = ids.values().iterator();
-            oldest.next();
+        long cost = cost(id);
+        if (ids.put(id, new long[] {sequence, nowMillis}) == null) {
+            bytes += cost;
+        }
+        Iterator<String> oldest = ids.keySet().iterator();
+        while ((ids.size() > MAX_IDS || bytes > maxBytes) && oldest.hasNext()) {
+            bytes -= cost(oldest.next());
             oldest.remove();
+            forgotten++;
         }
     }
 
     private void expire(long nowMillis) {
         Iterator<Map.Entry<String, long[]>> it = ids.entrySet().iterator();
-        while (it.hasNext() && it.next().getValue()[1] < nowMillis - windowMillis) {
+        while (it.hasNext()) {
+            Map.Entry<String, long[]> oldest = it.next();
+            if (oldest.getValue()[1] >= nowMillis - windowMillis) {
+                break;
+            }
+            bytes -= cost(oldest.getKey());
             it.remove();
         }
+    }
+
+    /** @return the ids remembered now */
+    int size() {
+        return ids.size();
+    }
+
+    /** @return the bytes the remembered ids take, as {@link #cost} counts them */
+    long bytes() {
+        return bytes;
+    }
+
+    /** @return ids forgotten before their window ended because a bound was reached */
+    long forgotten() {
+        return forgotten;
     }
 
     /**

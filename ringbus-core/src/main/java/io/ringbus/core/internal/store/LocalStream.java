@@ -4,6 +4,7 @@ import io.ringbus.core.ConsumerConfig;
 import io.ringbus.core.FsyncPolicy;
 import io.ringbus.core.Headers;
 import io.ringbus.core.PublishAck;
+import io.ringbus.core.PublishRejectedException;
 import io.ringbus.core.StorageException;
 import io.ringbus.core.StoredMessage;
 import io.ringbus.core.StoredStream;
@@ -46,6 +47,11 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class LocalStream implements StoredStream {
     static final String MSG_ID = "Nats-Msg-Id";
+    /**
+     * A stream with a byte or message limit rolls its segments at this fraction of the limit, so
+     * that retention, which deletes whole segments, can hold the limit (see {@link LogConfig}).
+     */
+    static final int SEGMENTS_PER_LIMIT = 8;
 
     private final Path dir;
     private final StreamConfig config;
@@ -80,7 +86,7 @@ final class LocalStream implements StoredStream {
         this.log = log;
         this.policy = policy;
         this.maxPendingBytes = maxPendingBytes;
-        this.duplicates = new Duplicates(config.duplicateWindow().toMillis());
+        this.duplicates = new Duplicates(config.duplicateWindow().toMillis(), config.duplicateWindowBytes());
         this.history = config.maxMessagesPerSubject() > 0 ? new SubjectHistory(config.maxMessagesPerSubject()) : null;
         this.recoveredLastSequence = log.lastSequence();
         log.onDurable(this::durable);
@@ -104,7 +110,7 @@ final class LocalStream implements StoredStream {
             throw new StorageException("cannot open stream '" + config.name() + "' in " + dir + ": " + e, e);
         }
         LogConfig logConfig = LogConfig.builder().policy(policy).intervalMillis(intervalMillis)
-                .segmentBytes(segmentBytes)
+                .segmentBytes(segmentBytes(config, segmentBytes)).segmentRecords(segmentRecords(config))
                 .maxBytes(Math.max(0, config.maxBytes())).maxRecords(Math.max(0, config.maxMessages()))
                 .maxAge(config.maxAge() == null ? Duration.ZERO : config.maxAge()).build();
         SegmentLog log;
@@ -119,6 +125,23 @@ final class LocalStream implements StoredStream {
             stream.history.rebuild(log);
         }
         return stream;
+    }
+
+    /**
+     * @return the store's segment size, or a {@link #SEGMENTS_PER_LIMIT}th of the stream's byte limit
+     *         when smaller (at least {@link LogConfig#MIN_SEGMENT_BYTES})
+     */
+    static long segmentBytes(StreamConfig config, long storeSegmentBytes) {
+        if (config.maxBytes() <= 0) {
+            return storeSegmentBytes;
+        }
+        long fraction = Math.max(LogConfig.MIN_SEGMENT_BYTES, config.maxBytes() / SEGMENTS_PER_LIMIT);
+        return Math.min(storeSegmentBytes, fraction);
+    }
+
+    /** @return a {@link #SEGMENTS_PER_LIMIT}th of the stream's message limit (at least 1), 0 without one */
+    static long segmentRecords(StreamConfig config) {
+        return config.maxMessages() <= 0 ? 0 : Math.max(1, config.maxMessages() / SEGMENTS_PER_LIMIT);
     }
 
     void checkSubjects(StreamConfig other) {
@@ -169,6 +192,10 @@ final class LocalStream implements StoredStream {
             h = with.add(MSG_ID, msgId).build();
         }
         byte[] headerBlock = h.isEmpty() ? null : h.toNatsBlock();
+        if (headerBlock != null && headerBlock.length > PublishRejectedException.MAX_HEADER_BYTES) {
+            // nats-server's JetStream refuses the same (the ids it remembers are bounded by it too).
+            throw PublishRejectedException.headersTooLarge();
+        }
         int bytes = body.length + (headerBlock == null ? 0 : headerBlock.length) + subject.length();
         if (!reserve(bytes, wait)) {
             return null;
@@ -343,8 +370,19 @@ final class LocalStream implements StoredStream {
     public StreamInfo info() {
         LogStats stats = log.stats();
         long superseded = history == null ? 0 : history.supersededCount();
+        long ids;
+        long idBytes;
+        long forgotten;
+        appendLock.lock(); // the ids change under it
+        try {
+            ids = duplicates.size();
+            idBytes = duplicates.bytes();
+            forgotten = duplicates.forgotten();
+        } finally {
+            appendLock.unlock();
+        }
         return new StreamInfo(config.name(), stats.records() - superseded, stats.bytes(), stats.firstSequence(),
-                stats.lastSequence());
+                stats.lastSequence(), ids, idBytes, forgotten);
     }
 
     void saveConsumers() {

@@ -2,6 +2,7 @@ package io.ringbus.server.internal.monitor;
 
 import io.ringbus.core.BlockedHandler;
 import io.ringbus.core.BrokerStats;
+import io.ringbus.core.Scope;
 import io.ringbus.server.ServerStats;
 import io.ringbus.server.internal.ConnectionInfo;
 import io.ringbus.server.monitor.BlockedHandlerLog;
@@ -69,7 +70,7 @@ final class Dashz {
         subscriptions(json, broker, connections);
         watchdog(json, view.blockedHandlers, broker.watchdogWarnings());
         outbox(json, view);
-        Varz.storage(json, view, broker);
+        Varz.storage(json, view, broker, Scope.ROOT); // the dashboard is ROOT's alone
         Varz.federation(json, broker.federation());
         return json.endObject().toJson();
     }

@@ -28,7 +28,9 @@ import java.util.Set;
  * GET and HEAD, anything else is 405. With credentials configured every path but
  * {@code /healthz} (which reveals nothing) needs one (401 with {@code WWW-Authenticate}
  * otherwise), and a credential sees only what its scope may: {@code /connz} and {@code /subsz}
- * list only clients and subscriptions of its scope and below; the dashboard, {@code /dashz} and
+ * list only clients and subscriptions of its scope and below, {@code /varz}'s
+ * {@code ringbus.storage} only streams and consumers of its scope and below and the store's
+ * directory only to ROOT; the dashboard, {@code /dashz} and
  * {@code /metrics} (pattern tags, subjects of blocked handlers) need a ROOT credential (403 otherwise).
  *
  * <pre>
@@ -112,7 +114,7 @@ final class MonitorHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         return switch (path) {
             case "/", "/index.html" -> response(HttpResponseStatus.OK, "text/html; charset=utf-8",
                     Unpooled.wrappedBuffer(dashboard));
-            case "/varz" -> json(HttpResponseStatus.OK, Varz.write(view));
+            case "/varz" -> json(HttpResponseStatus.OK, Varz.write(view, viewer));
             case "/connz" -> json(HttpResponseStatus.OK, Connz.write(view, query, viewer));
             case "/subsz" -> json(HttpResponseStatus.OK, Subsz.write(view, query, viewer));
             case "/healthz" -> json(HttpResponseStatus.OK, "{\"status\":\"ok\"}");

@@ -3,6 +3,7 @@ package io.ringbus.server.internal.monitor;
 import io.ringbus.core.BrokerStats;
 import io.ringbus.core.ConsumerStats;
 import io.ringbus.core.FederationStats;
+import io.ringbus.core.Scope;
 import io.ringbus.core.DropReason;
 import io.ringbus.core.StoredStream;
 import io.ringbus.core.StreamInfo;
@@ -24,7 +25,8 @@ import java.util.Map;
  * {@code /varz}: the server's settings and totals with nats-server's field names (those that
  * mean something here; routes, gateways, leaf nodes and JetStream are empty), and the broker's
  * own figures under {@code "ringbus"}, which NATS tooling ignores; its {@code "storage"} object
- * shows the store, the durable streams and the durable consumers.
+ * shows the store, the durable streams and the durable consumers, filtered by the viewer's scope
+ * (see {@link #storage}).
  *
  * <p>{@code in_bytes}/{@code out_bytes} count payload and header bytes, as nats-server does, not
  * bytes on the wire (those are {@code ringbus.wire_in_bytes}/{@code wire_out_bytes}).
@@ -37,7 +39,7 @@ final class Varz {
     private Varz() {
     }
 
-    static String write(MonitorView view) {
+    static String write(MonitorView view, Scope viewer) {
         ServerContext server = view.server;
         ServerConfig config = server.config();
         ServerStats stats = server.counters().snapshot();
@@ -126,7 +128,7 @@ final class Varz {
                 .field("stale_connections", stats.staleConnections())
                 .field("outbound_stalls", stats.outboundStalls());
         broker(json, broker);
-        storage(json, view, broker);
+        storage(json, view, broker, viewer);
         federation(json, broker.federation());
         return json.endObject().endObject().toJson();
     }
@@ -146,21 +148,32 @@ final class Varz {
     /**
      * {@code ringbus.storage}: the store ({@code null} when the embedder gave none), the network
      * publishes to durable subjects, each durable stream's contents and each durable consumer.
+     *
+     * <p>Filtered by the viewer's scope, as {@code /connz}: a stream (and its consumers) is listed
+     * only when the viewer's scope includes the scope the stream was registered with (a stream the
+     * broker does not know only to ROOT); the store's description (its directory) only to ROOT.
+     * The totals count every stream.
      */
-    static void storage(JsonResponse json, MonitorView view, BrokerStats broker) {
+    static void storage(JsonResponse json, MonitorView view, BrokerStats broker, Scope viewer) {
         ServerCounters counters = view.server.counters();
         json.name("storage").beginObject()
-                .field("store", view.storage == null ? null : view.storage.describe())
+                .field("store", view.storage == null || viewer != Scope.ROOT ? null : view.storage.describe())
                 .field("durable_publishes", counters.durablePublishes())
                 .field("acks_pending", counters.durableAcksPending())
-                .field("store_failures", counters.durableFailures());
+                .field("store_failures", counters.durableFailures())
+                .field("refused", counters.durableRefused());
         json.name("streams").beginArray();
         for (StoredStream stream : view.streams) {
+            if (!visible(view, stream.config().name(), viewer)) {
+                continue;
+            }
             json.beginObject().field("name", stream.config().name()).field("subjects", stream.config().subjects());
             try {
                 StreamInfo info = stream.info();
                 json.field("messages", info.messages()).field("bytes", info.bytes())
-                        .field("first_seq", info.firstSequence()).field("last_seq", info.lastSequence());
+                        .field("first_seq", info.firstSequence()).field("last_seq", info.lastSequence())
+                        .field("duplicate_ids", info.duplicateIds()).field("duplicate_bytes", info.duplicateBytes())
+                        .field("duplicates_forgotten", info.duplicatesForgotten());
             } catch (RuntimeException closedOrFailed) {
                 json.field("error", String.valueOf(closedOrFailed.getMessage()));
             }
@@ -169,12 +182,20 @@ final class Varz {
         json.endArray();
         json.name("consumers").beginArray();
         for (ConsumerStats consumer : broker.consumers()) {
+            if (!visible(view, consumer.stream(), viewer)) {
+                continue;
+            }
             json.beginObject().field("stream", consumer.stream()).field("name", consumer.name())
                     .field("ack_floor", consumer.ackFloor()).field("pending", consumer.pending())
                     .field("ack_pending", consumer.ackPending()).field("redelivered", consumer.redelivered())
                     .field("delivered", consumer.delivered()).endObject();
         }
         json.endArray().endObject();
+    }
+
+    /** @return whether a viewer of {@code viewer}'s scope may see the stream named {@code stream} */
+    private static boolean visible(MonitorView view, String stream, Scope viewer) {
+        return viewer == Scope.ROOT || view.server.broker().streamScope(stream).map(viewer::includes).orElse(false);
     }
 
     /** The broker's counters, as fields of the current object; shared with the dashboard. */
