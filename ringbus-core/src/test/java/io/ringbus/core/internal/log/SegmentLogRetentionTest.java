@@ -37,6 +37,29 @@ class SegmentLogRetentionTest {
     }
 
     @Test
+    void retentionByBytesNeverHoldsMoreThanTheLimit() throws IOException {
+        try (SegmentLog log = SegmentLog.open(dir, config().maxBytes(3 * SEGMENT).build())) {
+            for (int i = 1; i <= 1_000; i++) {
+                appendRecords(log, i, i);
+                assertThat(log.stats().bytes()).as("after record %d", i).isLessThanOrEqualTo(3 * SEGMENT);
+            }
+            assertRetainedAreContiguousToTheEnd(log, 1_000);
+        }
+    }
+
+    @Test
+    void retentionByRecordsNeverHoldsMoreThanTheLimitWithSegmentsRolledByCount() throws IOException {
+        try (SegmentLog log = SegmentLog.open(dir, config().maxRecords(100).segmentRecords(10).build())) {
+            for (int i = 1; i <= 1_000; i++) {
+                appendRecords(log, i, i);
+                assertThat(log.stats().records()).as("after record %d", i).isLessThanOrEqualTo(100);
+            }
+            assertThat(log.stats().records()).isGreaterThanOrEqualTo(80);
+            assertRetainedAreContiguousToTheEnd(log, 1_000);
+        }
+    }
+
+    @Test
     void retentionByRecordsKeepsTheNewestRecords() throws IOException {
         try (SegmentLog log = SegmentLog.open(dir, config().maxRecords(100).build())) {
             appendRecords(log, 1, 1_000);
