@@ -99,7 +99,7 @@ public final class RingbusServerMain implements Callable<Integer> {
     @Option(names = {"--durable"}, paramLabel = "PATTERN[=SPEC]",
             description = "a durable subject pattern, stored before PING is answered and acknowledged with "
                     + "JetStream's PubAck; SPEC: [SCOPE] [name=..] [max_age=..] [max_bytes=..] [max_messages=..] "
-                    + "(see docs/storage.md); repeatable")
+                    + "[duplicate_window_bytes=..] (see docs/storage.md); repeatable")
     private List<String> durable;
 
     @Option(names = {"--tls-cert"}, paramLabel = "PEM",

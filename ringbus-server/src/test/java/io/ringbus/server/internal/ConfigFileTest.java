@@ -56,7 +56,7 @@ class ConfigFileTest {
                 storage.fsync_interval=50ms
                 storage.durable.orders.>=
                 storage.durable.audit.*=PRIVATE name=AUDIT max_age=168h max_bytes=10g, max_messages=1_000_000 \
-                  max_messages_per_subject=10 duplicate_window=30s
+                  max_messages_per_subject=10 duplicate_window=30s duplicate_window_bytes=2m
                 """);
         ServerConfig.Builder server = ServerConfig.builder();
         BrokerBuilder broker = Broker.builder();
@@ -89,7 +89,8 @@ class ConfigFileTest {
                 new StorageSettings.Durable(StreamConfig.of("orders.>"), null),
                 new StorageSettings.Durable(StreamConfig.of("audit.*").withName("AUDIT")
                         .withMaxAge(Duration.ofHours(168)).withMaxBytes(10L << 30).withMaxMessages(1_000_000)
-                        .withMaxMessagesPerSubject(10).withDuplicateWindow(Duration.ofSeconds(30)), Scope.PRIVATE));
+                        .withMaxMessagesPerSubject(10).withDuplicateWindow(Duration.ofSeconds(30))
+                        .withDuplicateWindowBytes(2L << 20), Scope.PRIVATE));
         try (Broker built = broker.build()) {
             assertThat(built.stats().ringSize()).isEqualTo(1024);
             assertThat(built.scopeOf("unregistered")).isEqualTo(Scope.PRIVATE);
