@@ -9,6 +9,7 @@ import io.ringbus.bench.network.TlsCommand;
 import io.ringbus.bench.outbox.OutboxCommand;
 import io.ringbus.bench.seed.SeedCommand;
 import io.ringbus.bench.federation.FederationCommand;
+import io.ringbus.bench.hostile.HostileCommand;
 import io.ringbus.bench.storage.StorageCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -38,7 +39,7 @@ import picocli.CommandLine.Command;
         description = "Runs ringbus side by side with its peers and prints the numbers.",
         subcommands = {SeedCommand.class, BlockingCommand.class, NetworkCommand.class, SubsCommand.class, SoakCommand.class,
                 OutboxCommand.class, StorageCommand.class, FederationCommand.class, TlsCommand.class,
-                JmhCommand.class, ChartCommand.class})
+                JmhCommand.class, ChartCommand.class, HostileCommand.class})
 public final class BenchMain implements Runnable {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;

@@ -15,7 +15,7 @@ import java.util.Set;
  * @param ringbusJar {@code ringbus-server.jar}, or {@code null} when not needed
  * @param natsServer the {@code nats-server} binary, or {@code null} when not needed
  */
-record ServerBinaries(Path java, Path ringbusJar, Path natsServer) {
+public record ServerBinaries(Path java, Path ringbusJar, Path natsServer) {
     /** Where Debian's nats-server package installs the binary. */
     static final Path DEBIAN_NATS_SERVER = Path.of("/usr/sbin/nats-server");
 
@@ -30,7 +30,7 @@ record ServerBinaries(Path java, Path ringbusJar, Path natsServer) {
      * @return the locations
      * @throws IllegalArgumentException saying what is missing and how to get it
      */
-    static ServerBinaries locate(Set<ServerKind> servers, Path ringbusJar, Path natsServer) {
+    public static ServerBinaries locate(Set<ServerKind> servers, Path ringbusJar, Path natsServer) {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Path jar = null;
         Path nats = null;

@@ -86,7 +86,7 @@ public enum ServerKind {
      * @param config      a configuration file in the server's own format, or {@code null}
      * @return the command line
      */
-    List<String> command(ServerBinaries binaries, int port, int monitorPort, String heap, List<String> jvmArgs,
+    public List<String> command(ServerBinaries binaries, int port, int monitorPort, String heap, List<String> jvmArgs,
                          Path config) {
         List<String> command = new ArrayList<>();
         String portText = Integer.toString(port);

@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * is killed when {@link #close()} is called and, failing that, by a shutdown hook of this JVM, so
  * that no server outlives the benchmark (also after Ctrl-C or a failure).
  */
-final class ServerProcess implements AutoCloseable {
+public final class ServerProcess implements AutoCloseable {
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
 
     static {
@@ -88,7 +88,7 @@ final class ServerProcess implements AutoCloseable {
      * @throws IOException when it cannot be started, exits, or does not listen in time; the
      *                     message holds the end of its log
      */
-    static ServerProcess start(String label, List<String> command, int port, Path log, Duration startup)
+    public static ServerProcess start(String label, List<String> command, int port, Path log, Duration startup)
             throws IOException, InterruptedException {
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
@@ -117,6 +117,11 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
+    /** @return whether the process still runs */
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
     /** @return the server's name */
     String label() {
         return label;
@@ -128,7 +133,7 @@ final class ServerProcess implements AutoCloseable {
     }
 
     /** @return the process id */
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
@@ -141,7 +146,7 @@ final class ServerProcess implements AutoCloseable {
      * @param lines how many lines
      * @return the last lines of the server's log
      */
-    String logTail(int lines) {
+    public String logTail(int lines) {
         try {
             List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
             return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
@@ -151,7 +156,7 @@ final class ServerProcess implements AutoCloseable {
     }
 
     /** @return the whole log, or an empty string when it cannot be read */
-    String log() {
+    public String log() {
         try {
             return Files.readString(log, StandardCharsets.UTF_8);
         } catch (IOException | UncheckedIOException e) {

@@ -1,0 +1,38 @@
+package io.ringbus.server;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Every kind of request ringbus-server accepts from a client: the NATS protocol's verbs, the
+ * subjects the server answers itself, and the monitor's HTTP paths. The server dispatches its API
+ * and its monitor from these lists, and the standing hostile-client harness ({@code bin/bench
+ * hostile}) must attack each entry: a request added here without an attack fails the harness's
+ * own test, so every new feature is held to the rule that what a client can make the server keep,
+ * compute or reveal is bounded, counted, charged to that client and scoped.
+ */
+public final class ServerRequests {
+    /** The NATS protocol's client verbs. */
+    public static final List<String> PROTOCOL_VERBS = List.of("CONNECT", "PUB", "HPUB", "SUB", "UNSUB", "PING",
+            "PONG");
+    /** Prefix of the subjects the server answers itself; they are never routed to subscribers. */
+    public static final String API_PREFIX = "$RB.API.";
+    /** The subjects under {@link #API_PREFIX} the server answers (any other gets a 404 reply). */
+    public static final List<String> API_SUBJECTS = List.of("$RB.API.FILTER");
+    /** The monitor's HTTP paths (GET). */
+    public static final List<String> MONITOR_PATHS = List.of("/", "/varz", "/connz", "/subsz", "/healthz",
+            "/metrics", "/dashz");
+
+    private ServerRequests() {
+    }
+
+    /** @return every request kind: the verbs, the API subjects, then {@code "GET " + path} for each monitor path */
+    public static List<String> all() {
+        List<String> all = new ArrayList<>(PROTOCOL_VERBS);
+        all.addAll(API_SUBJECTS);
+        for (String path : MONITOR_PATHS) {
+            all.add("GET " + path);
+        }
+        return List.copyOf(all);
+    }
+}
