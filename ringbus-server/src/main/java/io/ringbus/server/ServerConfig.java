@@ -604,7 +604,8 @@ public final class ServerConfig {
          * the auth timeout), or the client is refused.
          *
          * @param plugin  the plug-in
-         * @param timeout how long it may take, &gt; 0
+         * @param timeout how long it may take, &gt; 0: the {@link #authenticatorTimeout}, which
+         *                bcrypt checks share
          * @return this
          * @throws IllegalArgumentException naming the timeout when it is not positive
          */
