@@ -29,6 +29,11 @@ public enum AuthFailure {
     AUTHENTICATOR_ERROR,
     /** The authentication plug-in (or a bcrypt check) did not answer within its timeout. */
     AUTHENTICATOR_TIMEOUT,
+    /**
+     * A costly check (bcrypt) was refused at once: its source (remote IP address) already had
+     * {@code auth_checks_per_source} checks waiting for a thread.
+     */
+    AUTHENTICATOR_BUSY,
     /** No CONNECT within the auth timeout. */
     AUTH_TIMEOUT,
     /** A command other than CONNECT, PING or PONG before an accepted CONNECT. */

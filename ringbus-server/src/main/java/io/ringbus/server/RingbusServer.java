@@ -62,6 +62,7 @@ public final class RingbusServer implements AutoCloseable {
             } catch (RuntimeException e) {
                 closeMeters();
                 netty.close(0);
+                context.close();
                 throw e;
             }
         }
@@ -179,6 +180,7 @@ public final class RingbusServer implements AutoCloseable {
                 monitor.close();
             }
             netty.close(2_000);
+            context.close();
             closeMeters();
         }
     }

@@ -3,6 +3,7 @@ package io.ringbus.server;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.ringbus.core.Broker;
 import io.ringbus.core.BrokerBuilder;
+import io.ringbus.core.Durations;
 import io.ringbus.core.Scope;
 import io.ringbus.core.Storage;
 import io.ringbus.core.StorageException;
@@ -102,6 +103,11 @@ public final class RingbusServerMain implements Callable<Integer> {
                     + "[duplicate_window_bytes=..] (see docs/storage.md); repeatable")
     private List<String> durable;
 
+    @Option(names = {"--authenticator-timeout", "--authenticator_timeout"}, paramLabel = "DURATION",
+            description = "how long a bcrypt check or the authentication plug-in may take, its wait for a thread "
+                    + "included, before the client is refused (default: 1s)")
+    private String authenticatorTimeout;
+
     @Option(names = {"--tls-cert"}, paramLabel = "PEM",
             description = "the server's certificate chain: every client must use TLS (with --tls-key)")
     private Path tlsCert;
@@ -197,6 +203,14 @@ public final class RingbusServerMain implements Callable<Integer> {
             }
             if (noMonitor) {
                 serverConfig.monitorPort(ServerConfig.MONITOR_OFF);
+            }
+            if (authenticatorTimeout != null) {
+                try {
+                    serverConfig.authenticatorTimeout(Durations.parse(authenticatorTimeout));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--authenticator-timeout " + authenticatorTimeout + ": "
+                            + e.getMessage(), e);
+                }
             }
             if (tlsCert != null) {
                 serverConfig.tlsCertFile(tlsCert);

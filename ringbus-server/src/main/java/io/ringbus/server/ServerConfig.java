@@ -46,6 +46,8 @@ public final class ServerConfig {
     public static final int MONITOR_OFF = -1;
     /** The default {@link Builder#tlsTimeout}: 2 s, as nats-server. */
     public static final Duration DEFAULT_TLS_TIMEOUT = Duration.ofSeconds(2);
+    /** The default {@link Builder#authChecksPerSource}: costly checks one remote address may have waiting. */
+    public static final int DEFAULT_AUTH_CHECKS_PER_SOURCE = 32;
 
     private final String host;
     private final int port;
@@ -67,6 +69,8 @@ public final class ServerConfig {
     private final Map<String, Scope> nkeys;
     private final Authenticator authenticator;
     private final Duration authenticatorTimeout;
+    private final int authCheckThreads;
+    private final int authChecksPerSource;
     private final Map<String, Permissions> permissions;
     private final String monitorHost;
     private final int monitorPort;
@@ -126,6 +130,8 @@ public final class ServerConfig {
         this.nkeys = Map.copyOf(b.nkeys);
         this.authenticator = b.authenticator;
         this.authenticatorTimeout = b.authenticatorTimeout;
+        this.authCheckThreads = b.authCheckThreads;
+        this.authChecksPerSource = b.authChecksPerSource;
         this.permissions = Map.copyOf(b.permissions);
         this.monitorHost = b.monitorHost;
         this.monitorPort = b.monitorPort;
@@ -273,9 +279,25 @@ public final class ServerConfig {
         return authenticator;
     }
 
-    /** @return how long the plug-in may take to answer before the client is refused */
+    /**
+     * @return how long the plug-in or a costly check (bcrypt) may take to answer, queueing
+     *         included, before the client is refused ({@code authenticator_timeout}); default 1 s
+     */
     public Duration authenticatorTimeout() {
         return authenticatorTimeout;
+    }
+
+    /** @return threads that run costly credential checks (bcrypt), NATS port and monitor together; default: cores */
+    public int authCheckThreads() {
+        return authCheckThreads;
+    }
+
+    /**
+     * @return costly credential checks that may wait per source (remote IP address); past it a
+     *         client is refused at once ({@code authenticator_busy}); default {@value #DEFAULT_AUTH_CHECKS_PER_SOURCE}
+     */
+    public int authChecksPerSource() {
+        return authChecksPerSource;
     }
 
     /** @return NKEY user public key to the scope it grants */
@@ -397,6 +419,8 @@ public final class ServerConfig {
         private final Map<String, Scope> nkeys = new LinkedHashMap<>();
         private Authenticator authenticator;
         private Duration authenticatorTimeout = Duration.ofSeconds(1);
+        private int authCheckThreads = Runtime.getRuntime().availableProcessors();
+        private int authChecksPerSource = DEFAULT_AUTH_CHECKS_PER_SOURCE;
         private final Map<String, Permissions> permissions = new LinkedHashMap<>();
         private String monitorHost = "127.0.0.1";
         private int monitorPort = DEFAULT_MONITOR_PORT;
@@ -580,13 +604,60 @@ public final class ServerConfig {
          * the auth timeout), or the client is refused.
          *
          * @param plugin  the plug-in
-         * @param timeout how long it may take, &gt; 0
+         * @param timeout how long it may take, &gt; 0: the {@link #authenticatorTimeout}, which
+         *                bcrypt checks share
          * @return this
          * @throws IllegalArgumentException naming the timeout when it is not positive
          */
         public Builder authenticator(Authenticator plugin, Duration timeout) {
             this.authenticator = Objects.requireNonNull(plugin, "authenticator");
-            this.authenticatorTimeout = positive("authenticator timeout", timeout);
+            return authenticatorTimeout(timeout);
+        }
+
+        /**
+         * How long the plug-in or a costly check (a bcrypt password, on the NATS port or the
+         * monitor) may take, its wait for a thread included; a check not started by then never
+         * runs, and the client is refused ({@code authenticator_timeout}). The auth timeout still
+         * bounds the whole CONNECT.
+         *
+         * @param timeout &gt; 0; default 1 s
+         * @return this
+         * @throws IllegalArgumentException naming the timeout when it is not positive
+         */
+        public Builder authenticatorTimeout(Duration timeout) {
+            this.authenticatorTimeout = positive("authenticatorTimeout", timeout);
+            return this;
+        }
+
+        /**
+         * @param threads threads that run costly credential checks (bcrypt), 1..1024; started at
+         *                the first such check; default: cores
+         * @return this
+         * @throws IllegalArgumentException naming the value when out of range
+         */
+        public Builder authCheckThreads(int threads) {
+            if (threads < 1 || threads > 1024) {
+                throw new IllegalArgumentException("authCheckThreads must be in 1..1024: authCheckThreads=" + threads);
+            }
+            this.authCheckThreads = threads;
+            return this;
+        }
+
+        /**
+         * Costly credential checks that may wait for a thread per source (remote IP address);
+         * sources take turns, so one address's flood cannot starve another's logins. Past the
+         * bound the client is refused at once and counted ({@code authenticator_busy}).
+         *
+         * @param checks 1..65536; default {@value ServerConfig#DEFAULT_AUTH_CHECKS_PER_SOURCE}
+         * @return this
+         * @throws IllegalArgumentException naming the value when out of range
+         */
+        public Builder authChecksPerSource(int checks) {
+            if (checks < 1 || checks > 65_536) {
+                throw new IllegalArgumentException("authChecksPerSource must be in 1..65536: authChecksPerSource="
+                        + checks);
+            }
+            this.authChecksPerSource = checks;
             return this;
         }
 

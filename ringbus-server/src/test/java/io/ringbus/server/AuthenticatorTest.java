@@ -3,16 +3,23 @@ package io.ringbus.server;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
 import io.nats.client.Options;
+import io.nats.client.support.JsonValue;
 import io.ringbus.core.Scope;
+import io.ringbus.testkit.Await;
+import org.bouncycastle.crypto.generators.OpenBSDBCrypt;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static io.ringbus.server.MonitorClient.field;
+import static io.ringbus.server.MonitorClient.number;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,7 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The authentication plug-in: the last of the chain of authenticators, asked about clients no
  * built-in one recognises, off the event loops; its identity's scope applies; a refusal, a throw
  * or a late answer is an authorization violation counted under its reason; a slow plug-in holds
- * up nobody else.
+ * up nobody else. bcrypt checks run on a bounded pool, one queue per address taken in turns: a
+ * flood from one address locks no other out, and the check of a client that left never runs.
  */
 class AuthenticatorTest {
     private ServerUnderTest server;
@@ -96,9 +104,7 @@ class AuthenticatorTest {
 
     @Test
     void aBcryptPasswordIsCheckedOffTheEventLoop() throws Exception {
-        byte[] salt = new byte[16];
-        new java.security.SecureRandom().nextBytes(salt);
-        String hash = org.bouncycastle.crypto.generators.OpenBSDBCrypt.generate("2b", "hunter2".toCharArray(), salt, 10);
+        String hash = bcrypt("hunter2", 10);
         server = ServerUnderTest.start(c -> c.user("dave", hash, Scope.PUBLIC));
         Connection dave = connect("dave", "hunter2");
         try {
@@ -146,6 +152,71 @@ class AuthenticatorTest {
         assertThat(reasons.get(AuthFailure.REFUSED)).isEqualTo(1);
         assertThat(reasons.get(AuthFailure.AUTHENTICATOR_ERROR)).isEqualTo(1);
         assertThat(reasons.get(AuthFailure.AUTHENTICATOR_TIMEOUT)).isEqualTo(1);
+    }
+
+    @Test
+    void aFloodOfWrongBcryptPasswordsFromOneAddressLocksNoOtherAddressOut() throws Exception {
+        String hash = bcrypt("hunter2", 10);
+        server = ServerUnderTest.start(c -> c.user("dave", hash, Scope.PUBLIC).authChecksPerSource(8));
+        int flood = 60;
+        List<RawClient> attackers = new ArrayList<>();
+        try {
+            for (int i = 0; i < flood; i++) {
+                RawClient attacker = RawClient.connect(server.port());
+                attackers.add(attacker);
+                attacker.readLine(); // INFO
+                attacker.send("CONNECT {\"user\":\"dave\",\"pass\":\"guess-" + i + "\"}\r\nPING\r\n");
+            }
+            // Before the pool, the valid check queued behind all 60 and missed the 1 s authenticator timeout.
+            try (RawClient dave = RawClient.connectFrom("127.0.0.2", server.port())) {
+                dave.handshake("{\"verbose\":false,\"user\":\"dave\",\"pass\":\"hunter2\"}");
+                dave.assertRoundTrip("pub.dave");
+            }
+            for (RawClient attacker : attackers) {
+                assertThat(attacker.readUntilClosed()).containsExactly("-ERR 'Authorization Violation'");
+            }
+        } finally {
+            attackers.forEach(RawClient::close);
+        }
+        Map<AuthFailure, Long> reasons = server.stats().authFailuresByReason();
+        assertThat(reasons.get(AuthFailure.AUTHENTICATOR_BUSY)).as("refused at once: 8 already waited for the address")
+                .isPositive();
+        assertThat(reasons.get(AuthFailure.AUTHENTICATOR_BUSY) + reasons.get(AuthFailure.BAD_PASSWORD)
+                + reasons.get(AuthFailure.AUTHENTICATOR_TIMEOUT)).isEqualTo(flood);
+    }
+
+    @Test
+    void theBcryptCheckOfAClientThatLeftIsNeverRun() throws Exception {
+        String hash = bcrypt("hunter2", 12); // a check takes hundreds of ms: the others leave meanwhile
+        server = ServerUnderTest.start(c -> c.monitorPort(0).token("r00t", Scope.ROOT).user("dave", hash, Scope.PUBLIC)
+                .authCheckThreads(1).authenticatorTimeout(Duration.ofSeconds(30)).authTimeout(Duration.ofSeconds(30)));
+        int leaving = 16;
+        for (int i = 0; i < leaving; i++) {
+            try (RawClient client = RawClient.connect(server.port())) {
+                client.readLine(); // INFO
+                client.send("CONNECT {\"user\":\"dave\",\"pass\":\"guess-" + i + "\"}\r\nPING\r\n");
+            } // and leaves at once
+        }
+        MonitorClient monitor = new MonitorClient(server.monitorPort());
+        Await.until("every check ran, expired or was dropped", () -> {
+            JsonValue checks = authChecks(monitor);
+            return number(checks, "run") + number(checks, "expired") + number(checks, "abandoned") == leaving;
+        });
+        JsonValue checks = authChecks(monitor);
+        assertThat(number(checks, "expired")).isZero();
+        assertThat(number(checks, "abandoned")).as("before the pool every one ran: %s", checks.toJson())
+                .isGreaterThanOrEqualTo(leaving - 3);
+        assertThat(number(checks, "queued")).isZero();
+    }
+
+    private static JsonValue authChecks(MonitorClient monitor) {
+        return field(field(monitor.json("/varz", "Authorization", "Bearer r00t"), "ringbus"), "auth_checks");
+    }
+
+    private static String bcrypt(String password, int cost) {
+        byte[] salt = new byte[16];
+        new SecureRandom().nextBytes(salt);
+        return OpenBSDBCrypt.generate("2b", password.toCharArray(), salt, cost);
     }
 
     /** Sends CONNECT with {@code user} and {@code password}: the server answers only the violation and closes. */

@@ -1,10 +1,14 @@
 package io.ringbus.server;
 
 import io.ringbus.core.Scope;
+import org.bouncycastle.crypto.generators.OpenBSDBCrypt;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -13,9 +17,11 @@ import java.net.NetworkInterface;
 import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -23,7 +29,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** Who can reach the monitoring port, where it listens, and what /metrics serves. */
+/**
+ * Who can reach the monitoring port, where it listens, and what /metrics serves; bcrypt
+ * credentials are checked off the monitor's loop, so /healthz never waits for them.
+ */
 @Timeout(30)
 class MonitorAccessTest {
     /** A sample line of the Prometheus text format: {@code name{labels} value [timestamp]}. */
@@ -60,6 +69,90 @@ class MonitorAccessTest {
         assertThat(monitor.get("/varz", "Authorization", "Basic !!notbase64").statusCode()).isEqualTo(401);
         HttpResponse<String> varz = monitor.get("/varz", "Authorization", "Bearer s3cr3t");
         assertThat(varz.body()).contains("\"auth_required\":true").doesNotContain("s3cr3t", "wonderland");
+    }
+
+    @Test
+    void bcryptChecksLeaveTheMonitorLoopAndHealthzNeverWaitsForThem() throws Exception {
+        byte[] salt = new byte[16];
+        new SecureRandom().nextBytes(salt);
+        String hash = OpenBSDBCrypt.generate("2b", "wonderland".toCharArray(), salt, 11);
+        server = ServerUnderTest.start(c -> c.monitorPort(0).token("r00t", Scope.ROOT).user("alice", hash, Scope.ROOT)
+                .authCheckThreads(1));
+        MonitorClient monitor = new MonitorClient(server.monitorPort());
+        assertThat(monitor.get("/healthz").statusCode()).isEqualTo(200); // the HTTP client is ready
+        int pipelined = 8;
+        try (Socket guesser = new Socket(InetAddress.getLoopbackAddress(), server.monitorPort())) {
+            guesser.setSoTimeout(15_000);
+            StringBuilder requests = new StringBuilder();
+            for (int i = 0; i < pipelined; i++) { // each a new password: checked one after another
+                requests.append("GET /varz HTTP/1.1\r\nHost: x\r\nAuthorization: ")
+                        .append(basic("alice", "guess-" + i)).append("\r\n\r\n");
+            }
+            guesser.getOutputStream().write(requests.toString().getBytes(StandardCharsets.US_ASCII));
+            guesser.getOutputStream().flush();
+
+            assertThat(monitor.get("/healthz").statusCode()).isEqualTo(200);
+            // Before the pool, the monitor's one loop checked all of them before it read /healthz.
+            byte[] answered = guesser.getInputStream().readNBytes(guesser.getInputStream().available());
+            assertThat(statusLines(new String(answered, StandardCharsets.US_ASCII)))
+                    .as("answers to the guesses when /healthz answered").isLessThan(pipelined);
+
+            String all = new String(readResponses(guesser, pipelined, answered), StandardCharsets.US_ASCII);
+            assertThat(statusLines(all)).isEqualTo(pipelined);
+            assertThat(all).doesNotContain("200 OK").contains("401 Unauthorized");
+        }
+        long runBefore = checksRun(monitor);
+        try (Socket repeater = new Socket(InetAddress.getLoopbackAddress(), server.monitorPort())) {
+            repeater.setSoTimeout(15_000);
+            String request = "GET /varz HTTP/1.1\r\nHost: x\r\nAuthorization: " + basic("alice", "same-guess")
+                    + "\r\n\r\n";
+            repeater.getOutputStream().write(request.repeat(40).getBytes(StandardCharsets.US_ASCII));
+            repeater.getOutputStream().flush();
+            String answers = new String(readResponses(repeater, 40, new byte[0]), StandardCharsets.US_ASCII);
+            assertThat(statusLines(answers)).isEqualTo(40);
+            assertThat(answers).doesNotContain("200 OK");
+        }
+        assertThat(checksRun(monitor) - runBefore).as("40 pipelined requests with one credential: one check")
+                .isEqualTo(1);
+        assertThat(monitor.get("/varz", "Authorization", basic("alice", "wonderland")).statusCode()).isEqualTo(200);
+    }
+
+    private static long checksRun(MonitorClient monitor) {
+        return MonitorClient.number(MonitorClient.field(MonitorClient.field(
+                monitor.json("/varz", "Authorization", "Bearer r00t"), "ringbus"), "auth_checks"), "run");
+    }
+
+    private static int statusLines(String responses) {
+        return responses.split("HTTP/1\\.1 ", -1).length - 1;
+    }
+
+    /** Reads until {@code count} responses (each with a Content-Length body), {@code start} included, have arrived. */
+    private static byte[] readResponses(Socket socket, int count, byte[] start) throws IOException {
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        all.write(start);
+        InputStream in = socket.getInputStream();
+        byte[] buffer = new byte[8192];
+        while (statusLines(all.toString(StandardCharsets.US_ASCII)) < count || !complete(all.toString(
+                StandardCharsets.US_ASCII))) {
+            int n = in.read(buffer);
+            if (n < 0) {
+                break;
+            }
+            all.write(buffer, 0, n);
+        }
+        return all.toByteArray();
+    }
+
+    /** @return whether the last response's body has arrived in full */
+    private static boolean complete(String responses) {
+        int last = responses.lastIndexOf("HTTP/1.1 ");
+        int headersEnd = responses.indexOf("\r\n\r\n", last);
+        if (last < 0 || headersEnd < 0) {
+            return false;
+        }
+        Matcher length = Pattern.compile("(?i)content-length: (\\d+)").matcher(
+                responses.substring(last, headersEnd));
+        return length.find() && responses.length() - headersEnd - 4 >= Integer.parseInt(length.group(1));
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.ringbus.server;
 
+import org.junit.jupiter.api.Assumptions;
+
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -44,6 +46,28 @@ final class RawClient implements AutoCloseable {
     /** Connects without reading anything yet. */
     static RawClient connect(int port) {
         return connect(port, 0);
+    }
+
+    /**
+     * Connects from another loopback address ({@code 127.0.0.2}: Linux routes all of 127/8), so
+     * that the server sees a second source; fails the assumption where the address cannot be bound.
+     */
+    static RawClient connectFrom(String localAddress, int port) {
+        try {
+            Socket socket = new Socket();
+            try {
+                socket.bind(new InetSocketAddress(localAddress, 0));
+            } catch (IOException e) {
+                socket.close();
+                Assumptions.abort("cannot bind " + localAddress + " on this machine: " + e);
+            }
+            socket.setTcpNoDelay(true);
+            socket.setSoTimeout(READ_TIMEOUT_MILLIS);
+            socket.connect(new InetSocketAddress("127.0.0.1", port), READ_TIMEOUT_MILLIS);
+            return new RawClient(socket);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot connect from " + localAddress + " to 127.0.0.1:" + port, e);
+        }
     }
 
     /**

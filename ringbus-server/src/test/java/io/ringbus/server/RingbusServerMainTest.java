@@ -50,6 +50,16 @@ class RingbusServerMainTest {
     }
 
     @Test
+    void aBadAuthenticatorTimeoutStopsTheStartNamingTheOption() {
+        for (String bad : new String[] {"soon", "0s"}) {
+            String err = captureStderr(() -> assertThat(new CommandLine(new RingbusServerMain())
+                    .execute("--port", "0", "--authenticator-timeout", bad)).isEqualTo(2));
+            assertThat(err).contains("--authenticator-timeout " + bad);
+        }
+        assertThat(new CommandLine(new RingbusServerMain()).getUsageMessage()).contains("--authenticator-timeout");
+    }
+
+    @Test
     void aTakenMonitoringPortFailsAtOnceNamingItAndTheWayOut() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             String port = String.valueOf(taken.getLocalPort());

@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * The server's authenticators in the order they are asked: the certificate mapping
@@ -25,13 +26,13 @@ import java.util.concurrent.TimeoutException;
  * {@link AuthenticationException} ends the chain with its reason; when every one says "not mine",
  * the client is refused for what it presented.
  *
- * <p>Threading: {@link #authenticate} is called on a connection's event loop. The built-ins answer
- * there (a bcrypt check moves to {@link #SLOW_CHECKS}); the plug-in is always called on a virtual
- * thread. Immutable, shared by every connection.
+ * <p>Threading: {@link #start} is called on a connection's event loop. The built-ins answer
+ * there (a bcrypt check moves to the server's bounded {@link CostlyCheckPool}); the plug-in is
+ * always called on a virtual thread ({@link #PLUGIN_CALLS}). Immutable, shared by every connection.
  */
 final class AuthChain {
-    /** Where the plug-in and bcrypt checks run: virtual threads, never an event loop. */
-    private static final ExecutorService SLOW_CHECKS = Executors.newThreadPerTaskExecutor(
+    /** Where the plug-in is called: virtual threads, never an event loop. */
+    private static final ExecutorService PLUGIN_CALLS = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("ringbus-authenticator-", 0).factory());
 
     /** The outcome of one client's authentication: an identity, or the reason it was refused. */
@@ -41,19 +42,36 @@ final class AuthChain {
         }
     }
 
+    /**
+     * One client's authentication under way: its outcome, and its ticket on the costly-check pool.
+     *
+     * @param outcome already complete when no authenticator had to leave the event loop, never
+     *                completed exceptionally
+     * @param ticket  {@link CheckTicket#abandon() abandoned} when the client leaves first
+     */
+    record Attempt(CompletableFuture<Outcome> outcome, CheckTicket ticket) {
+    }
+
     private final List<Authenticator> chain;
     private final boolean hasPlugin;
     private final boolean mapsCertificates;
     private final Duration timeout;
+    private final CostlyCheckPool pool;
 
-    private AuthChain(List<Authenticator> chain, boolean hasPlugin, boolean mapsCertificates, Duration timeout) {
+    private AuthChain(List<Authenticator> chain, boolean hasPlugin, boolean mapsCertificates, Duration timeout,
+                      CostlyCheckPool pool) {
         this.chain = List.copyOf(chain);
         this.hasPlugin = hasPlugin;
         this.mapsCertificates = mapsCertificates;
         this.timeout = timeout;
+        this.pool = pool;
     }
 
-    static AuthChain of(ServerConfig config) {
+    /**
+     * @param config the server's credentials and authenticator timeout
+     * @param pool   where bcrypt checks run
+     */
+    static AuthChain of(ServerConfig config, CostlyCheckPool pool) {
         List<Authenticator> chain = new ArrayList<>();
         if (config.tlsVerifyAndMap()) {
             chain.add(new CertificateAuthenticator(config.users(), config.permissions()));
@@ -65,38 +83,43 @@ final class AuthChain {
             chain.add(new TokenAuthenticator(config.tokens(), config.permissions()));
         }
         if (!config.users().isEmpty()) {
-            chain.add(new PasswordAuthenticator(config.users(), config.permissions(), SLOW_CHECKS));
+            chain.add(new PasswordAuthenticator(config.users(), config.permissions(), pool));
         }
         if (config.authenticator() != null) {
             chain.add(config.authenticator());
         }
         return new AuthChain(chain, config.authenticator() != null, config.tlsVerifyAndMap(),
-                config.authenticatorTimeout());
+                config.authenticatorTimeout(), pool);
     }
 
     /**
-     * @return the outcome; already complete when no authenticator had to leave the event loop,
-     *         never completed exceptionally
+     * Starts asking the chain about a client, whose answer is wanted within the authenticator
+     * timeout: a costly check not started by then never runs.
+     *
+     * @param request what the client presented
+     * @return the attempt; abandon its ticket when the client leaves before the outcome
      */
-    CompletableFuture<Outcome> authenticate(AuthRequest request) {
-        CompletableFuture<Identity> answer = from(0, request);
+    Attempt start(AuthRequest request) {
+        CheckTicket ticket = pool.ticket(request.remote(), timeout);
+        CompletableFuture<Identity> answer = from(0, request, ticket);
         if (!answer.isDone()) {
             answer = answer.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
         }
-        return answer.handle((identity, error) -> error == null ? new Outcome(identity, null, null) : refusal(error));
+        return new Attempt(answer.handle((identity, error) -> error == null ? new Outcome(identity, null, null)
+                : refusal(error)), ticket);
     }
 
-    private CompletableFuture<Identity> from(int first, AuthRequest request) {
+    private CompletableFuture<Identity> from(int first, AuthRequest request, CheckTicket ticket) {
         for (int i = first; i < chain.size(); i++) {
             Authenticator authenticator = chain.get(i);
-            CompletableFuture<Identity> answer = authenticator instanceof InlineAuthenticator
-                    ? ask(authenticator, request)
-                    : CompletableFuture.supplyAsync(() -> ask(authenticator, request), SLOW_CHECKS)
+            CompletableFuture<Identity> answer = authenticator instanceof InlineAuthenticator inline
+                    ? ask(() -> inline.authenticate(request, ticket))
+                    : CompletableFuture.supplyAsync(() -> ask(() -> authenticator.authenticate(request)), PLUGIN_CALLS)
                     .thenCompose(stage -> stage);
             if (!answer.isDone()) {
                 int next = i + 1;
                 return answer.thenCompose(identity -> identity != null ? CompletableFuture.completedFuture(identity)
-                        : from(next, request));
+                        : from(next, request, ticket));
             }
             if (answer.isCompletedExceptionally() || answer.join() != null) {
                 return answer;
@@ -105,9 +128,9 @@ final class AuthChain {
         return CompletableFuture.failedFuture(unrecognised(request));
     }
 
-    private static CompletableFuture<Identity> ask(Authenticator authenticator, AuthRequest request) {
+    private static CompletableFuture<Identity> ask(Supplier<CompletionStage<Identity>> authenticator) {
         try {
-            CompletionStage<Identity> stage = authenticator.authenticate(request);
+            CompletionStage<Identity> stage = authenticator.get();
             return stage == null ? CompletableFuture.completedFuture(null) : stage.toCompletableFuture();
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);

@@ -31,6 +31,8 @@ import java.util.regex.Pattern;
  * max_payload, max_pending, max_connections, max_subscriptions,   sizes accept k/m/g suffixes
  * ping_interval, max_pings_out, auth_timeout, write_deadline,    durations ({@link Durations}): 500ms, 2s, 2m, 1h
  * no_auth_scope                                                   PUBLIC | FEDERATED | PRIVATE | ROOT
+ * authenticator_timeout (duration), auth_check_threads,           costly credential checks (bcrypt): see
+ * auth_checks_per_source                                          {@link ServerConfig.Builder#authChecksPerSource}
  * http_host, http_port                                            monitoring; http_port=-1 turns it off
  * https_port                                                      monitoring over HTTPS (the tls.* material)
  * tls.cert_file, tls.key_file, tls.ca_file                        PEM files (key: PKCS#8); TLS required
@@ -194,6 +196,9 @@ public final class ConfigFile {
             case "ping_interval" -> server.pingInterval(Durations.parse(value));
             case "max_pings_out" -> server.maxPingsOut(integer(value));
             case "auth_timeout" -> server.authTimeout(Durations.parse(value));
+            case "authenticator_timeout" -> server.authenticatorTimeout(Durations.parse(value));
+            case "auth_check_threads" -> server.authCheckThreads(integer(value));
+            case "auth_checks_per_source" -> server.authChecksPerSource(integer(value));
             case "write_deadline" -> server.writeDeadline(Durations.parse(value));
             case "no_auth_scope" -> server.noAuthScope(scope(value));
             case "http_host" -> server.monitorHost(value);

@@ -128,8 +128,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private long pingSentNanos;
     private ScheduledFuture<?> pingTimer;
     private ScheduledFuture<?> authTimer;
-    /** The authenticators' answer while it is awaited off the loop, or null. Event-loop thread only. */
-    private CompletableFuture<AuthChain.Outcome> pendingAuth;
+    /** The authentication awaited off the loop, or null; abandoned if the client leaves. Event-loop thread only. */
+    private AuthChain.Attempt pendingAuth;
     /** The NKEY nonce sent in this connection's INFO, or null when no NKEY user is configured. */
     private String nonce;
     /** Subscribers this connection's publishes queued deliveries for, to wake at the end of the read. */
@@ -192,6 +192,9 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         }
         if (authTimer != null) {
             authTimer.cancel(false);
+        }
+        if (pendingAuth != null) {
+            pendingAuth.ticket().abandon(); // a bcrypt check not yet started never runs
         }
         for (Subscription subscription : subscriptions.values()) {
             subscription.unsubscribe();
@@ -405,18 +408,18 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         if (config.authRequired()) {
             AuthChain.Outcome outcome;
             if (pendingAuth != null) {
-                if (!pendingAuth.isDone()) {
+                if (!pendingAuth.outcome().isDone()) {
                     return false; // not answered yet: this CONNECT comes again once it is
                 }
-                outcome = pendingAuth.join();
+                outcome = pendingAuth.outcome().join();
                 pendingAuth = null;
             } else {
-                CompletableFuture<AuthChain.Outcome> answer = server.authChain.authenticate(authRequest(connect));
-                if (!answer.isDone()) {
-                    awaitOffLoop(answer);
+                AuthChain.Attempt attempt = server.authChain.start(authRequest(connect));
+                if (!attempt.outcome().isDone()) {
+                    awaitOffLoop(attempt);
                     return false;
                 }
-                outcome = answer.join();
+                outcome = attempt.outcome().join();
             }
             Identity identity = outcome.identity();
             if (identity == null) {
@@ -468,10 +471,10 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
      * Stops reading until the authenticators answer off the loop (a plug-in, a bcrypt check);
      * then the same CONNECT is parsed again on this connection's loop.
      */
-    private void awaitOffLoop(CompletableFuture<AuthChain.Outcome> answer) {
-        pendingAuth = answer;
+    private void awaitOffLoop(AuthChain.Attempt attempt) {
+        pendingAuth = attempt;
         channel.config().setAutoRead(false);
-        answer.whenComplete((outcome, error) -> channel.eventLoop().execute(() -> {
+        attempt.outcome().whenComplete((outcome, error) -> channel.eventLoop().execute(() -> {
             if (closing) {
                 return;
             }

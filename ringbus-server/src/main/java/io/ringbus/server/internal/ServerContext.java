@@ -22,6 +22,8 @@ public final class ServerContext {
     final Broker broker;
     final ServerConfig config;
     final ServerCounters counters = new ServerCounters();
+    /** Where costly credential checks (bcrypt) run, for the NATS port and the monitor. */
+    final CostlyCheckPool checks;
     /** The authenticators every connection asks, in order. */
     final AuthChain authChain;
     final String serverId;
@@ -70,7 +72,8 @@ public final class ServerContext {
     public ServerContext(Broker broker, ServerConfig config) {
         this.broker = broker;
         this.config = config;
-        this.authChain = AuthChain.of(config);
+        this.checks = new CostlyCheckPool(config.authCheckThreads(), config.authChecksPerSource(), counters);
+        this.authChain = AuthChain.of(config, checks);
         this.tls = config.tlsEnabled() ? new TlsPipeline(config, counters) : null;
         this.serverId = "RB" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36).toUpperCase();
         counters.activeSubscriptionsFrom(() -> {
@@ -88,6 +91,16 @@ public final class ServerContext {
      */
     public SslHandler newTlsHandler(ByteBufAllocator allocator) {
         return tls == null ? null : tls.newServerHandler(allocator);
+    }
+
+    /** @return where costly credential checks (bcrypt) run, for the NATS port and the monitor */
+    public CostlyCheckPool checks() {
+        return checks;
+    }
+
+    /** Stops what the server's connections share: the costly-check pool. Idempotent. */
+    public void close() {
+        checks.close();
     }
 
     /** @return the counters */

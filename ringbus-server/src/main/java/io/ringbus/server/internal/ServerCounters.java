@@ -22,6 +22,11 @@ public final class ServerCounters {
     final LongAdder authFailures = new LongAdder();
     /** {@link #authFailures} by reason, indexed by ordinal. */
     private final LongAdder[] authFailuresByReason = new LongAdder[AuthFailure.values().length];
+    // Costly credential checks (bcrypt) by outcome: see CostlyCheckPool.
+    final LongAdder authChecksRun = new LongAdder();
+    final LongAdder authChecksRefused = new LongAdder();
+    final LongAdder authChecksExpired = new LongAdder();
+    final LongAdder authChecksAbandoned = new LongAdder();
     final LongAdder permissionViolations = new LongAdder();
     /** Deliveries a subscribe deny entry withheld from a wildcard subscription. */
     final LongAdder permissionFiltered = new LongAdder();
@@ -92,6 +97,26 @@ public final class ServerCounters {
             byReason.put(reason, authFailures(reason));
         }
         return byReason;
+    }
+
+    /** @return costly credential checks (bcrypt) a thread ran */
+    public long authChecksRun() {
+        return authChecksRun.sum();
+    }
+
+    /** @return costly checks refused at once: their source already had {@code auth_checks_per_source} waiting */
+    public long authChecksRefused() {
+        return authChecksRefused.sum();
+    }
+
+    /** @return costly checks never run: their client's deadline ({@code authenticator_timeout}) passed first */
+    public long authChecksExpired() {
+        return authChecksExpired.sum();
+    }
+
+    /** @return costly checks never run: their client left first */
+    public long authChecksAbandoned() {
+        return authChecksAbandoned.sum();
     }
 
     /** @return deliveries withheld from wildcard subscriptions because a subscribe deny entry names the subject */

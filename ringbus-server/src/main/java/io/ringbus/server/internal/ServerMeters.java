@@ -46,6 +46,11 @@ public final class ServerMeters {
                     .description("clients refused authentication, by reason").tags(tags.and("reason", reason.tag()))
                     .register(registry));
         }
+        String checks = "costly credential checks (bcrypt), by outcome";
+        counter("ringbus.server.auth.checks", checks, counters.authChecksRun, tags.and("outcome", "run"));
+        counter("ringbus.server.auth.checks", checks, counters.authChecksRefused, tags.and("outcome", "refused"));
+        counter("ringbus.server.auth.checks", checks, counters.authChecksExpired, tags.and("outcome", "expired"));
+        counter("ringbus.server.auth.checks", checks, counters.authChecksAbandoned, tags.and("outcome", "abandoned"));
         counter("ringbus.server.permission.violations", "PUB/SUB refused by the client's scope",
                 counters.permissionViolations, tags);
         String tls = "TLS handshakes failed, by reason";

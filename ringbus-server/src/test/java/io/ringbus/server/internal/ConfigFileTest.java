@@ -98,6 +98,28 @@ class ConfigFileTest {
     }
 
     @Test
+    void readsTheCostlyCheckKeysAndNamesABadValue() throws Exception {
+        Path file = dir.resolve("checks.properties");
+        Files.writeString(file, "authenticator_timeout=3s\nauth_check_threads=3\nauth_checks_per_source=5\n");
+        ServerConfig.Builder server = ServerConfig.builder();
+        ConfigFile.apply(file, server, Broker.builder(), new StorageSettings());
+        ServerConfig config = server.build();
+        assertThat(config.authenticatorTimeout()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(config.authCheckThreads()).isEqualTo(3);
+        assertThat(config.authChecksPerSource()).isEqualTo(5);
+        assertThat(ServerConfig.defaults().authenticatorTimeout()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(ServerConfig.defaults().authChecksPerSource()).isEqualTo(ServerConfig.DEFAULT_AUTH_CHECKS_PER_SOURCE);
+
+        for (String bad : new String[] {"authenticator_timeout=0s", "authenticator_timeout=soon",
+            "auth_check_threads=0", "auth_checks_per_source=-1"}) {
+            Files.writeString(file, bad + "\n");
+            assertThatThrownBy(() -> ConfigFile.apply(file, ServerConfig.builder(), Broker.builder(),
+                    new StorageSettings())).as(bad).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(bad);
+        }
+    }
+
+    @Test
     void readsTheTlsKeys() throws Exception {
         Path file = dir.resolve("tls.properties");
         Files.writeString(file, "tls.cert_file=/etc/rb/server.pem\ntls.key_file=/etc/rb/server.key\n"

@@ -16,12 +16,19 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.util.AttributeKey;
 import io.ringbus.core.Scope;
+import io.ringbus.server.internal.CheckTicket;
+import io.ringbus.server.internal.CostlyCheckPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * Answers monitoring requests, on the monitor's event loop (never a NATS I/O thread). Read-only:
@@ -32,6 +39,14 @@ import java.util.Set;
  * {@code ringbus.storage} only streams and consumers of its scope and below and the store's
  * directory only to ROOT; the dashboard, {@code /dashz} and
  * {@code /metrics} (pattern tags, subjects of blocked handlers) need a ROOT credential (403 otherwise).
+ *
+ * <p>A bcrypt password is checked on the server's {@link CostlyCheckPool} (never on this loop),
+ * under the client's address as its source: meanwhile the connection reads nothing, and requests
+ * it had already sent wait (in the {@code FlowControlHandler} before this one), so one connection
+ * has at most one check under way and its answers keep their order. A connection remembers its
+ * last credential and the answer, so pipelined requests with one header cost one check. A check
+ * the pool refuses (the source's queue is full) or that times out is answered 503 with
+ * {@code Retry-After}; {@code /healthz} needs no credential and so never waits for a check.
  *
  * <pre>
  * /            the dashboard page          text/html
@@ -53,13 +68,25 @@ final class MonitorHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     /** Paths that show subjects or pattern tags of every scope. */
     private static final Set<String> ROOT_ONLY = Set.of("/", "/index.html", "/dashz", "/metrics");
 
+    /** The connection's last {@code Authorization} header and its scope ({@code null}: refused). */
+    private record Remembered(String authorization, Scope scope) {
+    }
+
+    private static final AttributeKey<Remembered> REMEMBERED = AttributeKey.valueOf("ringbus.monitor.credential");
+    /** The connection's check under way, abandoned if it closes first. */
+    private static final AttributeKey<CheckTicket> CHECKING = AttributeKey.valueOf("ringbus.monitor.checking");
+
     private final MonitorView view;
     private final MonitorAuth auth;
+    private final CostlyCheckPool pool;
+    private final Duration checkTimeout;
     private final byte[] dashboard;
 
     MonitorHandler(MonitorView view, byte[] dashboard) {
         this.view = view;
-        this.auth = new MonitorAuth(view.server.config());
+        this.pool = view.server.checks();
+        this.auth = new MonitorAuth(view.server.config(), pool);
+        this.checkTimeout = view.server.config().authenticatorTimeout();
         this.dashboard = dashboard;
     }
 
@@ -82,8 +109,68 @@ final class MonitorHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         if (path.length() > 1 && path.endsWith("/")) {
             path = path.substring(0, path.length() - 1);
         }
-        Scope viewer = path.equals("/healthz") ? Scope.PUBLIC
-                : auth.scopeOf(request.headers().get(HttpHeaderNames.AUTHORIZATION));
+        if (path.equals("/healthz")) {
+            answer(ctx, request, path, query, Scope.PUBLIC, keepAlive); // reveals nothing: no credential, no wait
+            return;
+        }
+        if (!auth.required()) {
+            answer(ctx, request, path, query, Scope.ROOT, keepAlive); // the monitor binds 127.0.0.1 by default
+            return;
+        }
+        String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION);
+        Remembered remembered = ctx.channel().attr(REMEMBERED).get();
+        if (remembered != null && remembered.authorization().equals(authorization)) {
+            answer(ctx, request, path, query, remembered.scope(), keepAlive);
+            return;
+        }
+        CheckTicket ticket = pool.ticket(ctx.channel().remoteAddress(), checkTimeout);
+        CompletableFuture<Scope> viewer = auth.scopeOf(authorization, ticket);
+        if (viewer.isDone()) {
+            checked(ctx, request, path, query, authorization, viewer, keepAlive);
+            return;
+        }
+        // A bcrypt check: read nothing more from this client until it is answered.
+        ctx.channel().config().setAutoRead(false);
+        ctx.channel().attr(CHECKING).set(ticket);
+        request.retain();
+        String checkedPath = path;
+        viewer.whenComplete((scope, error) -> ctx.executor().execute(() -> {
+            try {
+                ctx.channel().attr(CHECKING).set(null);
+                if (ctx.channel().isActive()) {
+                    checked(ctx, request, checkedPath, query, authorization, viewer, keepAlive);
+                    ctx.channel().config().setAutoRead(true); // the next request, waiting or to be read
+                }
+            } catch (RuntimeException e) {
+                exceptionCaught(ctx, e);
+            } finally {
+                request.release();
+            }
+        }));
+    }
+
+    /** Answers a request whose credential check ended: remembered when it decided, 503 when it could not run. */
+    private void checked(ChannelHandlerContext ctx, FullHttpRequest request, String path, QueryStringDecoder query,
+                         String authorization, CompletableFuture<Scope> viewer, boolean keepAlive) {
+        Scope scope;
+        try {
+            scope = viewer.join();
+        } catch (CompletionException | CancellationException notRun) {
+            FullHttpResponse busy = text(HttpResponseStatus.SERVICE_UNAVAILABLE,
+                    "credential check not run (too many waiting for this address, or too late); retry\n");
+            busy.headers().set(HttpHeaderNames.RETRY_AFTER, "1");
+            send(ctx, request, busy, keepAlive);
+            return;
+        }
+        if (authorization != null) {
+            ctx.channel().attr(REMEMBERED).set(new Remembered(authorization, scope));
+        }
+        answer(ctx, request, path, query, scope, keepAlive);
+    }
+
+    /** Answers a request for {@code path} as {@code viewer} sees it; {@code null}: no credential, 401. */
+    private void answer(ChannelHandlerContext ctx, FullHttpRequest request, String path, QueryStringDecoder query,
+                        Scope viewer, boolean keepAlive) {
         if (viewer == null) {
             FullHttpResponse response = text(HttpResponseStatus.UNAUTHORIZED, "credentials required\n");
             response.headers().add(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"ringbus\"");
@@ -170,6 +257,15 @@ final class MonitorHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     private static String quoted(String text) {
         return new JsonResponse().value(text).toJson();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        CheckTicket checking = ctx.channel().attr(CHECKING).getAndSet(null);
+        if (checking != null) {
+            checking.abandon(); // the client left: its check, if not started, never runs
+        }
+        ctx.fireChannelInactive();
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.flow.FlowControlHandler;
 import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.ringbus.server.internal.ServerContext;
@@ -29,6 +30,8 @@ import java.util.concurrent.TimeUnit;
  * accepts, answers every request and samples the throughput once a second, so that neither
  * monitoring traffic nor a slow scrape ever runs on the NATS I/O threads. Requests are bounded:
  * request line 4 KiB, headers 8 KiB, body 4 KiB (413 above); a connection idle for 60 s is closed.
+ * A bcrypt credential is checked on the server's costly-check pool, never on this loop, and a
+ * connection sends nothing more to the handler until it is answered.
  * With {@code monitorTls} it speaks HTTPS only, with the client port's TLS material.
  */
 public final class MonitorServer implements AutoCloseable {
@@ -66,6 +69,8 @@ public final class MonitorServer implements AutoCloseable {
                                 .addLast(new ReadTimeoutHandler(IDLE_SECONDS))
                                 .addLast(new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, MAX_BODY_BYTES))
                                 .addLast(new HttpObjectAggregator(MAX_BODY_BYTES))
+                                // Holds requests already read while the handler waits for a credential check.
+                                .addLast(new FlowControlHandler())
                                 .addLast(handler);
                     }
                 });

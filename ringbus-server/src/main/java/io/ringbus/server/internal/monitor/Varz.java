@@ -117,8 +117,9 @@ final class Varz {
         for (Map.Entry<AuthFailure, Long> reason : stats.authFailuresByReason().entrySet()) {
             json.field(reason.getKey().tag(), reason.getValue());
         }
-        json.endObject()
-                .field("tls_handshake_failures", stats.tlsHandshakeFailures())
+        json.endObject();
+        authChecks(json, server);
+        json.field("tls_handshake_failures", stats.tlsHandshakeFailures())
                 .field("tls_handshake_timeouts", stats.tlsHandshakeTimeouts())
                 .field("tls_plaintext_clients", stats.tlsPlaintextClients())
                 .field("permission_violations", stats.permissionViolations())
@@ -131,6 +132,21 @@ final class Varz {
         storage(json, view, broker, viewer);
         federation(json, broker.federation());
         return json.endObject().endObject().toJson();
+    }
+
+    /** {@code ringbus.auth_checks}: the costly-check pool's bounds, what waits now, and every check's outcome. */
+    static void authChecks(JsonResponse json, ServerContext server) {
+        ServerCounters counters = server.counters();
+        json.name("auth_checks").beginObject()
+                .field("threads", server.checks().threads())
+                .field("per_source", server.checks().perSource())
+                .field("timeout", server.config().authenticatorTimeout().toNanos() / 1e9)
+                .field("queued", server.checks().queued())
+                .field("run", counters.authChecksRun())
+                .field("refused", counters.authChecksRefused())
+                .field("expired", counters.authChecksExpired())
+                .field("abandoned", counters.authChecksAbandoned())
+                .endObject();
     }
 
     /** {@code ringbus.federation}: the link's state and counters, {@code null} without a link. */
