@@ -281,7 +281,7 @@ public final class ServerConfig {
 
     /**
      * @return how long the plug-in or a costly check (bcrypt) may take to answer, queueing
-     *         included, before the client is refused ({@code authenticator_timeout}); default 1 s
+     *         included, before the client is refused ({@code authenticator_timeout}); default 2 s
      */
     public Duration authenticatorTimeout() {
         return authenticatorTimeout;
@@ -418,7 +418,7 @@ public final class ServerConfig {
         private final Map<String, UserCredential> users = new LinkedHashMap<>();
         private final Map<String, Scope> nkeys = new LinkedHashMap<>();
         private Authenticator authenticator;
-        private Duration authenticatorTimeout = Duration.ofSeconds(1);
+        private Duration authenticatorTimeout = Duration.ofSeconds(2);
         private int authCheckThreads = Runtime.getRuntime().availableProcessors();
         private int authChecksPerSource = DEFAULT_AUTH_CHECKS_PER_SOURCE;
         private final Map<String, Permissions> permissions = new LinkedHashMap<>();
@@ -620,7 +620,8 @@ public final class ServerConfig {
          * runs, and the client is refused ({@code authenticator_timeout}). The auth timeout still
          * bounds the whole CONNECT.
          *
-         * @param timeout &gt; 0; default 1 s
+         * @param timeout &gt; 0; default 2 s, the auth timeout's default (nats-server gives a bcrypt check
+         *                until its auth deadline, 2 s by default)
          * @return this
          * @throws IllegalArgumentException naming the timeout when it is not positive
          */

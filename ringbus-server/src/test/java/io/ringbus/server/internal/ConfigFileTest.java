@@ -107,7 +107,7 @@ class ConfigFileTest {
         assertThat(config.authenticatorTimeout()).isEqualTo(Duration.ofSeconds(3));
         assertThat(config.authCheckThreads()).isEqualTo(3);
         assertThat(config.authChecksPerSource()).isEqualTo(5);
-        assertThat(ServerConfig.defaults().authenticatorTimeout()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(ServerConfig.defaults().authenticatorTimeout()).isEqualTo(Duration.ofSeconds(2));
         assertThat(ServerConfig.defaults().authChecksPerSource()).isEqualTo(ServerConfig.DEFAULT_AUTH_CHECKS_PER_SOURCE);
 
         for (String bad : new String[] {"authenticator_timeout=0s", "authenticator_timeout=soon",
