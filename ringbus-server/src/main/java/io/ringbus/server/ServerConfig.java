@@ -357,8 +357,9 @@ public final class ServerConfig {
 
     /**
      * @return whether the client certificate names the user (nats-server's {@code verify_and_map}):
-     *         one of its email or DNS alternative names, its subject DN or its CN is a configured
-     *         user, whose scope and permissions apply without a password
+     *         one of its email, DNS or URI alternative names or its subject DN is a configured user,
+     *         whose scope and permissions apply without a password; a certificate naming no user is
+     *         refused (docs/server.md, "Client certificates")
      */
     public boolean tlsVerifyAndMap() {
         return tlsVerifyAndMap;

@@ -48,8 +48,18 @@ final class TestCertificates {
      * @return a certificate for {@code cn} signed by {@code ca}
      */
     Pair issue(Pair ca, String name, String cn, String san, int days) {
+        return issueTo(ca, name, "/CN=" + cn, san, days);
+    }
+
+    /**
+     * @param subject as {@code openssl req -subj} takes it, the first RDN first, e.g.
+     *                {@code /C=US/O=Acme/CN=bob} (RFC 2253: {@code CN=bob,O=Acme,C=US})
+     * @param san     e.g. {@code email:bob@example.com}, or {@code null} for none
+     * @return a certificate for {@code subject}, valid {@code days} from now, signed by {@code ca}
+     */
+    Pair issueTo(Pair ca, String name, String subject, String san, int days) {
         Pair leaf = files(name);
-        Path csr = request(leaf, name, cn);
+        Path csr = request(leaf, name, subject);
         openssl("x509", "-req", "-in", csr.toString(), "-CA", ca.cert().toString(), "-CAkey", ca.key().toString(),
                 "-CAcreateserial", "-out", leaf.cert().toString(), "-days", Integer.toString(days),
                 "-extfile", extensions(name, san).toString());
@@ -65,7 +75,7 @@ final class TestCertificates {
      */
     Pair issue(Pair ca, String name, String cn, String san, Instant notBefore, Instant notAfter) {
         Pair leaf = files(name);
-        Path csr = request(leaf, name, cn);
+        Path csr = request(leaf, name, "/CN=" + cn);
         Path state = dir.resolve(name + ".ca");
         Path config = state.resolve("openssl.cnf");
         try {
@@ -86,18 +96,18 @@ final class TestCertificates {
         return bundle(leaf);
     }
 
-    /** Makes the key of {@code leaf} and a signing request for {@code cn}. */
-    private Path request(Pair leaf, String name, String cn) {
+    /** Makes the key of {@code leaf} and a signing request for {@code subject}. */
+    private Path request(Pair leaf, String name, String subject) {
         Path csr = dir.resolve(name + ".csr");
         openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                "-keyout", leaf.key().toString(), "-out", csr.toString(), "-subj", "/CN=" + cn);
+                "-keyout", leaf.key().toString(), "-out", csr.toString(), "-subj", subject);
         return csr;
     }
 
     private Path extensions(String name, String san) {
         Path ext = dir.resolve(name + ".ext");
         try {
-            Files.writeString(ext, "subjectAltName=" + san + "\n");
+            Files.writeString(ext, san == null ? "basicConstraints=CA:FALSE\n" : "subjectAltName=" + san + "\n");
         } catch (IOException e) {
             throw new AssertionError(e);
         }
@@ -118,6 +128,14 @@ final class TestCertificates {
 
     /** @return TLS trusting {@code ca}, presenting {@code client} when not {@code null} */
     static SSLContext context(Pair ca, Pair client) {
+        return context(ca, client, "TLS");
+    }
+
+    /**
+     * @param protocol {@code TLS}, or {@code TLSv1.2} for a client that offers nothing newer
+     * @return TLS trusting {@code ca}, presenting {@code client} when not {@code null}
+     */
+    static SSLContext context(Pair ca, Pair client, String protocol) {
         try {
             KeyStore trust = KeyStore.getInstance("PKCS12");
             trust.load(null, null);
@@ -138,7 +156,7 @@ final class TestCertificates {
                 kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
                 kmf.init(keys, PASSWORD.toCharArray());
             }
-            SSLContext context = SSLContext.getInstance("TLS");
+            SSLContext context = SSLContext.getInstance(protocol);
             context.init(kmf == null ? null : kmf.getKeyManagers(), tmf.getTrustManagers(), null);
             return context;
         } catch (IOException | GeneralSecurityException e) {

@@ -9,10 +9,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -23,7 +19,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,7 +43,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 abstract class TlsClientContractTest {
     /** Bound on one program run, far above its need; the programs bound each of their waits too. */
     static final Duration CASE_TIMEOUT = Duration.ofSeconds(60);
-    private static final Path NATS_SERVER = Path.of("/usr/sbin/nats-server");
 
     /** Why a client must refuse a server's certificate. */
     enum CertificateProblem {
@@ -224,23 +218,23 @@ abstract class TlsClientContractTest {
      */
     @Test
     void theClientGetsTheSameOutcomesFromNatsServer() throws Exception {
-        assumeTrue(Files.isExecutable(NATS_SERVER), NATS_SERVER + " is not installed");
+        assumeTrue(ReferenceNatsServer.installed(), ReferenceNatsServer.BINARY + " is not installed");
         String tls = "tls { cert_file: \"%s\", key_file: \"%s\" }";
         String verify = "tls { cert_file: \"%s\", key_file: \"%s\", ca_file: \"" + ca.cert() + "\", verify: true }";
-        try (NatsServer plain = NatsServer.start(dir, tls.formatted(serverCert.cert(), serverCert.key()));
-             NatsServer mutual = NatsServer.start(dir, verify.formatted(serverCert.cert(), serverCert.key()));
-             NatsServer wrongHost = NatsServer.start(dir, tls.formatted(otherHost.cert(), otherHost.key()));
-             NatsServer old = NatsServer.start(dir, tls.formatted(expired.cert(), expired.key()));
-             NatsServer early = NatsServer.start(dir, tls.formatted(notYetValid.cert(), notYetValid.key()))) {
-            passes(plain.port, "pubsub", settings(ca, null));
-            passes(mutual.port, "pubsub", settings(ca, client));
-            refused(mutual.port, settings(ca, null));
-            refused(mutual.port, settings(ca, stranger));
-            assertThat(refused(plain.port, settings(otherCa, null))).containsPattern(refusal(CertificateProblem.UNTRUSTED));
-            assertThat(refused(plain.port, Map.of())).containsPattern(refusal(CertificateProblem.UNTRUSTED));
-            assertThat(refused(wrongHost.port, settings(ca, null))).containsPattern(refusal(CertificateProblem.OTHER_HOST));
-            assertThat(refused(old.port, settings(ca, null))).containsPattern(refusal(CertificateProblem.EXPIRED));
-            assertThat(refused(early.port, settings(ca, null))).containsPattern(refusal(CertificateProblem.NOT_YET_VALID));
+        try (ReferenceNatsServer plain = ReferenceNatsServer.start(dir, tls.formatted(serverCert.cert(), serverCert.key()));
+             ReferenceNatsServer mutual = ReferenceNatsServer.start(dir, verify.formatted(serverCert.cert(), serverCert.key()));
+             ReferenceNatsServer wrongHost = ReferenceNatsServer.start(dir, tls.formatted(otherHost.cert(), otherHost.key()));
+             ReferenceNatsServer old = ReferenceNatsServer.start(dir, tls.formatted(expired.cert(), expired.key()));
+             ReferenceNatsServer early = ReferenceNatsServer.start(dir, tls.formatted(notYetValid.cert(), notYetValid.key()))) {
+            passes(plain.port(), "pubsub", settings(ca, null));
+            passes(mutual.port(), "pubsub", settings(ca, client));
+            refused(mutual.port(), settings(ca, null));
+            refused(mutual.port(), settings(ca, stranger));
+            assertThat(refused(plain.port(), settings(otherCa, null))).containsPattern(refusal(CertificateProblem.UNTRUSTED));
+            assertThat(refused(plain.port(), Map.of())).containsPattern(refusal(CertificateProblem.UNTRUSTED));
+            assertThat(refused(wrongHost.port(), settings(ca, null))).containsPattern(refusal(CertificateProblem.OTHER_HOST));
+            assertThat(refused(old.port(), settings(ca, null))).containsPattern(refusal(CertificateProblem.EXPIRED));
+            assertThat(refused(early.port(), settings(ca, null))).containsPattern(refusal(CertificateProblem.NOT_YET_VALID));
         }
     }
 
@@ -291,46 +285,5 @@ abstract class TlsClientContractTest {
             ServerStats stats = server.server.stats();
             return stats.tlsHandshakeFailures() == 1 && stats.connections() == 0;
         }, server.server::stats);
-    }
-
-    /** A nats-server with a {@code tls} block on a free loopback port, stopped on close. */
-    private record NatsServer(Process process, int port) implements AutoCloseable {
-        static NatsServer start(Path dir, String tlsBlock) throws IOException {
-            int port;
-            try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                port = socket.getLocalPort();
-            }
-            Path config = dir.resolve("nats-" + port + ".conf");
-            Files.writeString(config, tlsBlock + "\n");
-            Process process = new ProcessBuilder(NATS_SERVER.toString(), "-a", "127.0.0.1", "-p",
-                    String.valueOf(port), "-c", config.toString()).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            try {
-                Await.until("nats-server accepts connections on " + port, () -> {
-                    assertThat(process.isAlive()).as("nats-server with %s", tlsBlock).isTrue();
-                    try (Socket probe = new Socket()) {
-                        probe.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
-                        return true;
-                    } catch (IOException notYet) {
-                        return false;
-                    }
-                });
-            } catch (RuntimeException | AssertionError e) {
-                process.destroyForcibly();
-                throw e;
-            }
-            return new NatsServer(process, port);
-        }
-
-        @Override
-        public void close() {
-            process.destroy();
-            try {
-                process.waitFor(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                process.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 }

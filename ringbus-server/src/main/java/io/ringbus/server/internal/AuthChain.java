@@ -74,7 +74,7 @@ final class AuthChain {
     static AuthChain of(ServerConfig config, CostlyCheckPool pool) {
         List<Authenticator> chain = new ArrayList<>();
         if (config.tlsVerifyAndMap()) {
-            chain.add(new CertificateAuthenticator(config.users(), config.permissions()));
+            chain.add(new CertificateAuthenticator(config.users(), config.permissions(), !config.nkeys().isEmpty()));
         }
         if (!config.nkeys().isEmpty()) {
             chain.add(new NkeyAuthenticator(config.nkeys(), config.permissions()));

@@ -9,9 +9,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.net.ssl.SSLException;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509TrustManager;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
@@ -27,6 +35,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * as Netty's {@link SslContextBuilder#forServer(java.io.File, java.io.File)} reads without
  * BouncyCastle; a PKCS#1 {@code BEGIN RSA PRIVATE KEY} is refused with a message naming the file.
  *
+ * <p>Client certificates ({@code tls.verify}): checked in the handshake against {@code tls.ca_file},
+ * and again by {@link ClientCertificateCheck} with the same trust manager once the handshake is
+ * done, so that a resumed session is held to a full handshake's checks.
+ *
  * <p>Thread-safe: {@link #current()} is a volatile read, from any event loop; {@link #reload()}
  * and {@link #reloadIfChanged()} are serialised by a lock and never run on an event loop.
  */
@@ -38,7 +50,7 @@ final class ReloadingSslContext {
     private final ServerConfig config;
     private final TlsProviderSelection provider;
     private final ReentrantLock lock = new ReentrantLock();
-    private volatile SslContext current;
+    private volatile Built current;
     /** Modification times and sizes of the files {@link #current} was built from. */
     private List<Long> stamps;
 
@@ -60,9 +72,19 @@ final class ReloadingSslContext {
         return provider;
     }
 
-    /** @return the context for a connection accepted now */
-    SslContext current() {
+    /** @return the context for a connection accepted now, and its check of client certificates */
+    Built current() {
         return current;
+    }
+
+    /**
+     * A server context and the trust manager it checks client certificates with.
+     *
+     * @param context the Netty context new connections take
+     * @param clients the CA's trust manager with {@code tls.verify}, which {@link ClientCertificateCheck}
+     *                uses again after each handshake; {@code null} without
+     */
+    record Built(SslContext context, X509TrustManager clients) {
     }
 
     /**
@@ -121,23 +143,55 @@ final class ReloadingSslContext {
      * @return a server context from the config's files
      * @throws IllegalArgumentException naming the files when they cannot be used
      */
-    static SslContext build(ServerConfig config, SslProvider sslProvider) {
+    static Built build(ServerConfig config, SslProvider sslProvider) {
         try {
             SslContextBuilder builder = SslContextBuilder
                     .forServer(config.tlsCertFile().toFile(), config.tlsKeyFile().toFile())
                     .sslProvider(sslProvider)
                     .protocols(PROTOCOLS)
                     .clientAuth(config.tlsVerify() ? ClientAuth.REQUIRE : ClientAuth.NONE);
+            X509TrustManager clients = null;
             if (config.tlsCaFile() != null) {
-                builder.trustManager(config.tlsCaFile().toFile());
+                TrustManagerFactory trust = trustOf(config.tlsCaFile());
+                builder.trustManager(trust);
+                clients = config.tlsVerify() ? x509(trust) : null;
             }
-            return builder.build();
-        } catch (SSLException | IllegalArgumentException e) {
+            return new Built(builder.build(), clients);
+        } catch (SSLException | GeneralSecurityException | IllegalArgumentException e) {
             throw new IllegalArgumentException("TLS: cannot use tls.cert_file " + config.tlsCertFile()
                     + ", tls.key_file " + config.tlsKeyFile()
                     + (config.tlsCaFile() == null ? "" : ", tls.ca_file " + config.tlsCaFile())
                     + " (PEM certificates and a PKCS#8 key expected): " + rootMessage(e), e);
         }
+    }
+
+    /** @return a PKIX trust manager factory trusting the certificates in {@code caFile} */
+    private static TrustManagerFactory trustOf(Path caFile) throws GeneralSecurityException {
+        KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+        try (InputStream in = Files.newInputStream(caFile)) {
+            store.load(null, null);
+            int n = 0;
+            for (Certificate certificate : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+                store.setCertificateEntry("ca-" + n++, certificate);
+            }
+            if (n == 0) {
+                throw new IllegalArgumentException("no certificate in tls.ca_file " + caFile);
+            }
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read tls.ca_file " + caFile + ": " + e, e);
+        }
+        TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        factory.init(store);
+        return factory;
+    }
+
+    private static X509TrustManager x509(TrustManagerFactory factory) {
+        for (TrustManager manager : factory.getTrustManagers()) {
+            if (manager instanceof X509TrustManager x509) {
+                return x509;
+            }
+        }
+        throw new IllegalArgumentException("no X.509 trust manager from " + factory.getAlgorithm());
     }
 
     private static String rootMessage(Throwable e) {

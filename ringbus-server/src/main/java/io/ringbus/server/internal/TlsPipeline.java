@@ -2,7 +2,6 @@ package io.ringbus.server.internal;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
@@ -11,11 +10,13 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import io.netty.util.AttributeKey;
+import io.netty.util.ReferenceCountUtil;
 import io.ringbus.server.ServerConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.net.ssl.SSLSession;
+import javax.net.ssl.X509TrustManager;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +31,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>A client that does not complete the handshake within {@code tls_timeout}, sends plaintext,
  * or fails the handshake (no or a bad client certificate, no common protocol) is closed and
- * counted per reason in {@link ServerCounters}. A completed handshake leaves its
+ * counted per reason in {@link ServerCounters}. With {@code tls.verify}, a completed handshake, full
+ * or resumed, has its client certificates checked again ({@link ClientCertificateCheck}) before
+ * anything the client sent is read. A completed handshake leaves its
  * {@link SSLSession} (peer certificates included) on the channel: {@link #session(Channel)}.
  *
  * <p>The certificate files are polled every {@value #POLL_SECONDS} s on a thread of their own
@@ -48,7 +51,6 @@ public final class TlsPipeline implements AutoCloseable {
     private final ServerCounters counters;
     private final long timeoutMillis;
     private final boolean handshakeFirst;
-    private final ChannelHandler outcome = new HandshakeOutcome();
     private final ScheduledExecutorService poller;
 
     /**
@@ -92,9 +94,10 @@ public final class TlsPipeline implements AutoCloseable {
     }
 
     private void install(ChannelPipeline pipeline) {
-        SslHandler handler = context.current().newHandler(pipeline.channel().alloc());
+        ReloadingSslContext.Built built = context.current();
+        SslHandler handler = built.context().newHandler(pipeline.channel().alloc());
         handler.setHandshakeTimeoutMillis(timeoutMillis);
-        pipeline.addFirst(OUTCOME_HANDLER, outcome);
+        pipeline.addFirst(OUTCOME_HANDLER, new HandshakeOutcome(built.clients()));
         pipeline.addFirst(SSL_HANDLER, handler);
     }
 
@@ -103,7 +106,7 @@ public final class TlsPipeline implements AutoCloseable {
      * serves the same material (the monitor's HTTPS).
      */
     SslHandler newServerHandler(ByteBufAllocator allocator) {
-        return context.current().newHandler(allocator);
+        return context.current().context().newHandler(allocator);
     }
 
     /**
@@ -139,15 +142,44 @@ public final class TlsPipeline implements AutoCloseable {
         poller.shutdownNow();
     }
 
-    /** Counts and logs the outcome of each handshake; keeps the session of a completed one. */
-    @ChannelHandler.Sharable
+    /**
+     * Counts and logs the outcome of each handshake; keeps the session of a completed one. With
+     * {@code tls.verify} the client's certificates are checked again ({@link ClientCertificateCheck}):
+     * a session that fails is closed, counted as a failed handshake, and nothing it sent is read.
+     */
     private final class HandshakeOutcome extends ChannelInboundHandlerAdapter {
+        /** The CA's trust manager with {@code tls.verify}, else {@code null}. */
+        private final X509TrustManager clients;
+        private boolean refused;
+
+        HandshakeOutcome(X509TrustManager clients) {
+            this.clients = clients;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (refused) {
+                ReferenceCountUtil.release(msg);
+            } else {
+                ctx.fireChannelRead(msg);
+            }
+        }
+
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
             if (event instanceof SslHandshakeCompletionEvent done) {
                 Channel channel = ctx.channel();
                 if (done.isSuccess()) {
-                    channel.attr(SESSION).set(((SslHandler) ctx.pipeline().get(SSL_HANDLER)).engine().getSession());
+                    SSLSession session = ((SslHandler) ctx.pipeline().get(SSL_HANDLER)).engine().getSession();
+                    String refusal = clients == null ? null : ClientCertificateCheck.refusal(session, clients);
+                    if (refusal != null) {
+                        refused = true;
+                        counters.tlsHandshakeFailures.increment();
+                        LOG.info("TLS: client {} refused after the handshake: {}", channel.remoteAddress(), refusal);
+                        ctx.close();
+                        return;
+                    }
+                    channel.attr(SESSION).set(session);
                 } else {
                     Throwable cause = done.cause();
                     if (cause instanceof SslHandshakeTimeoutException) {
