@@ -53,14 +53,20 @@ final class Probes {
         };
     }
 
-    /** @return a probe of {@code GET /healthz} without credentials */
+    /**
+     * @return a probe of {@code GET /healthz} without credentials, a new connection each time (as
+     *         a liveness probe asks)
+     */
     static Probe healthz(Target target) {
         return new Probe("/healthz", 100) {
             @Override
-            void ask() throws IOException, InterruptedException {
-                int status = target.monitor("/healthz", null);
-                if (status != 200) {
-                    throw new IOException("/healthz answered " + status);
+            void ask() throws IOException {
+                try (Wire wire = Wire.open(target.monitorPort())) {
+                    wire.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+                    String status = wire.readLine();
+                    if (!status.startsWith("HTTP/1.1 200")) {
+                        throw new IOException("/healthz answered " + status);
+                    }
                 }
             }
         };

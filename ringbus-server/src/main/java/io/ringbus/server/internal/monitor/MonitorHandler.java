@@ -18,6 +18,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.AttributeKey;
 import io.ringbus.core.Scope;
+import io.ringbus.server.ServerRequests;
 import io.ringbus.server.internal.CheckTicket;
 import io.ringbus.server.internal.CostlyCheckPool;
 import org.slf4j.Logger;
@@ -62,9 +63,8 @@ final class MonitorHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     /** The Prometheus text format 0.0.4, what Prometheus scrapes by default. */
     static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
     static final String OPENMETRICS_TEXT = "application/openmetrics-text; version=1.0.0; charset=utf-8";
-    /** Paths counted in {@code http_req_stats}, as nats-server counts them. */
-    private static final Set<String> COUNTED = Set.of("/", "/varz", "/connz", "/subsz", "/healthz", "/metrics",
-            "/dashz");
+    /** Paths counted in {@code http_req_stats}, as nats-server counts them: every path the monitor serves. */
+    private static final Set<String> COUNTED = Set.copyOf(ServerRequests.MONITOR_PATHS);
     /** Paths that show subjects or pattern tags of every scope. */
     private static final Set<String> ROOT_ONLY = Set.of("/", "/index.html", "/dashz", "/metrics");
 
@@ -207,8 +207,9 @@ final class MonitorHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             case "/healthz" -> json(HttpResponseStatus.OK, "{\"status\":\"ok\"}");
             case "/dashz" -> json(HttpResponseStatus.OK, Dashz.write(view));
             case "/metrics" -> metrics(request.headers().get(HttpHeaderNames.ACCEPT));
-            default -> text(HttpResponseStatus.NOT_FOUND, "not found; see " + "/varz /connz /subsz /healthz "
-                    + "/metrics /dashz and the dashboard at /\n");
+            default -> text(HttpResponseStatus.NOT_FOUND, "not found; see "
+                    + String.join(" ", ServerRequests.MONITOR_PATHS.subList(1, ServerRequests.MONITOR_PATHS.size()))
+                    + " and the dashboard at /\n");
         };
     }
 
