@@ -55,9 +55,7 @@ abstract class Probe implements AutoCloseable {
                     latency.recordValue(Math.max(1, (System.nanoTime() - start) / 1_000));
                 }
             } catch (Exception e) {
-                if (!running) {
-                    return;
-                }
+                // An ask under way when the attack ended still counts: close() waits for it.
                 if (firstFailure == null) {
                     firstFailure = e.toString();
                 }
@@ -84,7 +82,7 @@ abstract class Probe implements AutoCloseable {
         running = false;
         if (thread != null) {
             try {
-                thread.join(TimeUnit.MILLISECONDS.toMillis(Wire.TIMEOUT_MILLIS * 2L));
+                thread.join(Wire.TIMEOUT_MILLIS * 2L);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
