@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The content filters one connection holds ({@code $RB.API.FILTER}), and what they are charged:
@@ -17,24 +18,25 @@ import java.util.Objects;
  * {@link ServerConfig#maxFilters()} and, by its policy text, against
  * {@link ServerConfig#maxFilterBytes()} and the server-wide {@link ServerConfig#filterBudget()}.
  * A request past a limit is refused with an error naming the limit, counted
- * ({@code filters_refused}), and changes nothing; the connection is kept.
+ * ({@code filters_refused}), and changes nothing; the connection is kept. A subscription re-made
+ * with a filter keeps its {@code UNSUB sid max} limit, which is therefore kept here too.
  *
  * <p>Threading: the connection's event loop only; the server-wide charge is atomic.
  */
 final class ConnectionFilters {
-    /** What the connection does for its filters. */
-    interface Subscriptions {
-        /** @return the connection's subscriptions by sid (some may be inactive) */
-        Map<String, Subscription> bySid();
-
-        /**
-         * Re-makes a subscription with a filter, as a SUB with the same sid re-makes it, keeping its
-         * {@code UNSUB sid max} limit.
-         */
-        void remake(String sid, String subject, String queue, MessageFilter filter);
+    /** How the connection (re-)makes a subscription, as a SUB with that sid does. */
+    @FunctionalInterface
+    interface Subscriber {
+        /** Makes the subscription {@code sid}, replacing one it had. */
+        void subscribe(String sid, String subject, String queue, MessageFilter filter);
     }
 
     private final ServerContext server;
+    /** The connection's subscriptions by sid (some may be inactive); read only. */
+    private final Map<String, Subscription> subscriptions;
+    private final Subscriber subscriber;
+    /** {@code UNSUB sid max} limits, what is left of them for the subscription now under the sid. */
+    private final Map<String, Long> deliveryLimits = new HashMap<>();
     /** Filters by subject (and queue group) key ({@link FilterRequest#key}), for SUBs to come. */
     private final Map<String, MessageFilter> bySubject = new HashMap<>();
     /** Filters attached by sid: the charge of a subscription's own filter, while it holds it. */
@@ -42,8 +44,10 @@ final class ConnectionFilters {
     /** Policy text held by both tables, charged to {@link ServerContext#filterBytes}. */
     private long bytes;
 
-    ConnectionFilters(ServerContext server) {
+    ConnectionFilters(ServerContext server, Map<String, Subscription> subscriptions, Subscriber subscriber) {
         this.server = server;
+        this.subscriptions = subscriptions;
+        this.subscriber = subscriber;
     }
 
     /** @return the filter set for SUBs to {@code subject} in {@code queue}, or {@code null} */
@@ -58,35 +62,68 @@ final class ConnectionFilters {
      * @return the existing subscriptions re-made
      * @throws IllegalArgumentException naming what is wrong (no such sid), or the limit reached
      */
-    int apply(FilterRequest request, Subscriptions subscriptions) {
+    int apply(FilterRequest request) {
         MessageFilter filter = request.filter();
         if (request.sid() != null) {
             String sid = request.sid();
-            Subscription existing = subscriptions.bySid().get(sid);
+            Subscription existing = subscriptions.get(sid);
             if (existing == null || !existing.isActive()) {
                 throw new IllegalArgumentException("no subscription with sid \"" + sid + "\"");
             }
-            charge(bySid, sid, filter, subscriptions);
-            subscriptions.remake(sid, existing.pattern(), existing.options().queueGroup(), filter);
+            charge(bySid, sid, filter);
+            remake(sid, existing, filter);
             return 1;
         }
-        charge(bySubject, FilterRequest.key(request.subject(), request.queue()), filter, subscriptions);
+        charge(bySubject, FilterRequest.key(request.subject(), request.queue()), filter);
         int applied = 0;
-        for (Map.Entry<String, Subscription> entry : List.copyOf(subscriptions.bySid().entrySet())) {
+        for (Map.Entry<String, Subscription> entry : List.copyOf(subscriptions.entrySet())) {
             Subscription existing = entry.getValue();
             if (existing.isActive() && existing.pattern().equals(request.subject())
                     && Objects.equals(existing.options().queueGroup(), request.queue())) {
                 release(bySid, entry.getKey()); // the subject's filter replaces one attached by sid
-                subscriptions.remake(entry.getKey(), request.subject(), request.queue(), filter);
+                remake(entry.getKey(), existing, filter);
                 applied++;
             }
         }
         return applied;
     }
 
-    /** The subscription with {@code sid} was removed or re-made by a SUB: a filter attached to it is let go. */
+    /** Re-makes {@code previous} (under {@code sid}) with {@code filter}, keeping its UNSUB limit. */
+    private void remake(String sid, Subscription previous, MessageFilter filter) {
+        subscriber.subscribe(sid, previous.pattern(), previous.options().queueGroup(), filter);
+        Long limit = deliveryLimits.get(sid);
+        if (limit != null) {
+            // UNSUB sid max counts the messages delivered under the sid, before the re-make and after.
+            long remaining = limit - previous.delivered();
+            Subscription made = subscriptions.get(sid);
+            if (remaining > 0) {
+                made.unsubscribeAfter(remaining);
+                deliveryLimits.put(sid, remaining);
+            } else {
+                made.unsubscribe();
+                deliveryLimits.remove(sid);
+            }
+        }
+    }
+
+    /** {@code UNSUB sid max}: kept for a re-made subscription under the sid. */
+    void unsubscribeAfter(String sid, long maxMessages) {
+        deliveryLimits.put(sid, maxMessages);
+    }
+
+    /**
+     * The subscription with {@code sid} was removed or re-made by a SUB: a filter attached to it and
+     * its UNSUB limit are let go.
+     */
     void sidReleased(String sid) {
         release(bySid, sid);
+        deliveryLimits.remove(sid);
+    }
+
+    /** Subscriptions not in {@code sids} were removed (inactive ones, let go at max_subscriptions). */
+    void retainSids(Set<String> sids) {
+        deliveryLimits.keySet().retainAll(sids);
+        bySid.keySet().stream().filter(sid -> !sids.contains(sid)).toList().forEach(this::sidReleased);
     }
 
     /** The connection closed: everything it held is let go. */
@@ -95,6 +132,7 @@ final class ConnectionFilters {
         bytes = 0;
         bySubject.clear();
         bySid.clear();
+        deliveryLimits.clear();
     }
 
     /** @return the filters held */
@@ -108,7 +146,7 @@ final class ConnectionFilters {
     }
 
     /** Puts {@code filter} in {@code table} under {@code key} (removes the entry for {@code null}), within the limits. */
-    private void charge(Map<String, MessageFilter> table, String key, MessageFilter filter, Subscriptions subscriptions) {
+    private void charge(Map<String, MessageFilter> table, String key, MessageFilter filter) {
         if (filter == null) {
             release(table, key);
             return;
@@ -118,7 +156,7 @@ final class ConnectionFilters {
         String refused = refusal(old == null ? 1 : 0, delta);
         if (refused != null) {
             // Subscriptions gone since (UNSUB after max, closed by the broker) no longer hold theirs.
-            releaseStale(subscriptions);
+            releaseStale();
             refused = refusal(old == null ? 1 : 0, delta);
         }
         if (refused != null) {
@@ -156,10 +194,10 @@ final class ConnectionFilters {
         }
     }
 
-    private void releaseStale(Subscriptions subscriptions) {
+    private void releaseStale() {
         for (Iterator<Map.Entry<String, MessageFilter>> it = bySid.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<String, MessageFilter> entry = it.next();
-            Subscription holder = subscriptions.bySid().get(entry.getKey());
+            Subscription holder = subscriptions.get(entry.getKey());
             if (holder == null || !holder.isActive() || holder.options().filter() != entry.getValue()) {
                 it.remove();
                 bytes -= size(entry.getValue());

@@ -16,13 +16,11 @@ final class FilterApi {
     /**
      * @param subject       the API subject, under {@link FilterRequest#API_PREFIX}
      * @param payload       the request
-     * @param filters       the requesting connection's filters
-     * @param subscriptions its subscriptions, re-made with a new filter
+     * @param filters the requesting connection's filters
      * @return the answer: the request's result, or {@code {"error":{"code":...,"description":...}}}
      *         (404: unknown API subject; 400: a bad request or a filter limit reached, named)
      */
-    static byte[] answer(String subject, ByteBuf payload, ConnectionFilters filters,
-                         ConnectionFilters.Subscriptions subscriptions) {
+    static byte[] answer(String subject, ByteBuf payload, ConnectionFilters filters) {
         if (!subject.equals(FilterRequest.SUBJECT)) {
             return FilterRequest.error(404, "unknown ringbus API subject: " + subject);
         }
@@ -30,7 +28,7 @@ final class FilterApi {
         payload.getBytes(payload.readerIndex(), bytes);
         try {
             FilterRequest request = FilterRequest.parse(bytes);
-            return request.reply(filters.apply(request, subscriptions));
+            return request.reply(filters.apply(request));
         } catch (IllegalArgumentException e) {
             return FilterRequest.error(400, e.getMessage());
         }

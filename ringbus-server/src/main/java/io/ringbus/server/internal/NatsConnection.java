@@ -35,7 +35,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -95,8 +94,6 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private final Map<String, Subscription> subscriptions = new ConcurrentHashMap<>();
     /** Event loop only: this connection's content filters ($RB.API.FILTER) and their charge. */
     private final ConnectionFilters filters;
-    /** Event loop only: {@code UNSUB sid max} limits, kept when a filter re-makes the subscription. */
-    private final Map<String, Long> deliveryLimits = new HashMap<>();
     private final ConnectionStats stats = new ConnectionStats();
     private Channel channel;
     private Outbound outbound;
@@ -142,7 +139,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         this.server = server;
         this.id = server.clientIds.incrementAndGet();
         this.parser = new NatsParser(ServerConfig.MAX_CONTROL_LINE, server.config.maxPayload());
-        this.filters = new ConnectionFilters(server);
+        this.filters = new ConnectionFilters(server, subscriptions, this::subscribe);
     }
 
     // ------------------------------------------------------------ lifecycle
@@ -769,7 +766,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
                     it.remove();
                 }
             }
-            deliveryLimits.keySet().retainAll(subscriptions.keySet());
+            filters.retainSids(subscriptions.keySet());
             if (subscriptions.size() >= server.config.maxSubscriptions()) {
                 server.counters.protocolErrors.increment();
                 sendError("maximum subscriptions exceeded");
@@ -785,7 +782,6 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         try {
             subscribe(sid, subject, queueGroup, filters.forSubscription(subject, queueGroup));
             filters.sidReleased(sid);
-            deliveryLimits.remove(sid);
         } catch (ScopeViolationException e) {
             permissionViolation("Subscription", subject);
             return;
@@ -830,7 +826,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             return;
         }
         received(payload.readableBytes());
-        byte[] answer = FilterApi.answer(subject, payload, filters, filterSubscriptions);
+        byte[] answer = FilterApi.answer(subject, payload, filters);
         ok();
         if (replyTo != null) {
             // The broker's shared client (origin 0): a client with echo off gets its answer too.
@@ -853,33 +849,6 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         }
         return true;
     }
-
-    /** What this connection's filters re-make: its subscriptions, keeping their UNSUB limits. */
-    private final ConnectionFilters.Subscriptions filterSubscriptions = new ConnectionFilters.Subscriptions() {
-        @Override
-        public Map<String, Subscription> bySid() {
-            return subscriptions;
-        }
-
-        @Override
-        public void remake(String sid, String subject, String queue, MessageFilter filter) {
-            Subscription previous = subscriptions.get(sid);
-            subscribe(sid, subject, queue, filter);
-            Long limit = deliveryLimits.get(sid);
-            if (limit != null && previous != null) {
-                // UNSUB sid max counts the messages delivered under that sid, before and after.
-                long remaining = limit - previous.delivered();
-                Subscription made = subscriptions.get(sid);
-                if (remaining > 0) {
-                    made.unsubscribeAfter(remaining);
-                    deliveryLimits.put(sid, remaining);
-                } else {
-                    made.unsubscribe();
-                    deliveryLimits.remove(sid);
-                }
-            }
-        }
-    };
 
     /** The handler of one network subscription: runs on a broker event loop, never blocks. */
     private MessageHandler delivery(String sid, String pattern) {
@@ -932,10 +901,9 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         if (subscription != null) {
             if (maxMessages > 0) {
                 subscription.unsubscribeAfter(maxMessages);
-                deliveryLimits.put(sid, maxMessages);
+                filters.unsubscribeAfter(sid, maxMessages);
             } else {
                 filters.sidReleased(sid);
-                deliveryLimits.remove(sid);
                 subscriptions.remove(sid);
                 subscription.unsubscribe();
                 server.counters.unsubscribes.increment();
