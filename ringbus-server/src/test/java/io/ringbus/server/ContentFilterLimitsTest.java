@@ -186,7 +186,15 @@ class ContentFilterLimitsTest {
             publicClient.assertOpen();
             publicClient.assertRoundTrip("pub.still.here");
         }
-        assertThat(server.stats().permissionViolations()).isEqualTo(2);
+        try (RawClient requester = RawClient.connect(server.port())) {
+            requester.handshake(); // no_responders: a request nobody can answer is not routed, but checked alike
+            requester.send("PUB pub.nobody priv.feed 2\r\nhi\r\n");
+            requester.expectLine(PUB_DENIED.formatted("priv.feed"));
+            requester.send(api("priv.feed", "{\"subject\":\"pub.orders\"}"));
+            requester.expectLine(PUB_DENIED.formatted("priv.feed"));
+            requester.assertOpen();
+        }
+        assertThat(server.stats().permissionViolations()).isEqualTo(4);
     }
 
     /** Row 5: {@code UNSUB 1 2} then a filter on sid 1 once delivered 6 messages instead of 2. */

@@ -592,8 +592,9 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         }
         try {
             if (replyTo != null && options.noResponders() && options.headers() && !publisher.hasSubscribers(subject)) {
-                if (!mayPublish(subject)) {
-                    permissionViolation("Publish", subject);
+                if (!mayPublish(subject) || !mayPublish(replyTo)) {
+                    // A reply above the client's scope is refused here too, as when the PUB is routed.
+                    permissionViolation("Publish", mayPublish(subject) ? replyTo : subject);
                 } else {
                     noResponders(replyTo);
                 }
