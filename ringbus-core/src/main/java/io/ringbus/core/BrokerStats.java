@@ -22,12 +22,15 @@ import java.util.Map;
  * @param consumers             the store's counters of every active durable subscription (pending,
  *                              acknowledgement floor, redeliveries)
  * @param federation            the federation link's state and counters, or {@code null} without one
+ * @param filterEvaluations     filter tests run on messages routed to filtered subscriptions; one test
+ *                              whose answer served several subscriptions with alike filters (equal
+ *                              policies) counts once (docs/routing.md, "Cost per message")
  */
 public record BrokerStats(long published, long rejected, long publishWaits, long delivered,
                           Map<DropReason, Long> dropped, long handlerErrors, int ringSize,
                           long ringRemainingCapacity, long watchdogWarnings,
                           List<SubscriptionStats> subscriptions, List<ConsumerStats> consumers,
-                          FederationStats federation) {
+                          FederationStats federation, long filterEvaluations) {
 
     /** @return the sum of {@link #dropped()} over every reason */
     public long droppedTotal() {

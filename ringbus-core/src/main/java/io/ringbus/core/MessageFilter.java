@@ -6,9 +6,11 @@ import io.ringbus.core.internal.filter.PredicateFilter;
 import java.util.function.Predicate;
 
 /**
- * Decides whether a message routed to a subscription is delivered to it: evaluated once per
- * message per subscription, before the message takes a place in the subscriber's buffer; a
- * message it rejects is not delivered to that subscription.
+ * Decides whether a message routed to a subscription is delivered to it: evaluated at most once
+ * per message per subscription, before the message takes a place in the subscriber's buffer; a
+ * message it rejects is not delivered to that subscription. Publishing-thread subscriptions whose
+ * filters are alike (equal policies, or the same filter) share one evaluation per message, so a
+ * filter must be a pure function of the message.
  *
  * <p>The grammar is SNS's filter policy (JSON), over the headers ({@link #headers}) or over a JSON
  * body ({@link #body}); it is compiled once, here, and a bad policy fails with an

@@ -58,6 +58,8 @@ public final class ServerConfig {
     private final long maxMemory;
     private final int maxConnections;
     private final int maxSubscriptions;
+    private final int maxFilters;
+    private final long maxFilterBytes;
     private final Duration pingInterval;
     private final int maxPingsOut;
     private final Duration authTimeout;
@@ -119,6 +121,8 @@ public final class ServerConfig {
         this.maxInputBuffer = b.maxInputBuffer > 0 ? b.maxInputBuffer : Math.max(1L << 20, b.maxMemory / 8);
         this.maxConnections = b.maxConnections;
         this.maxSubscriptions = b.maxSubscriptions;
+        this.maxFilters = b.maxFilters;
+        this.maxFilterBytes = b.maxFilterBytes;
         this.pingInterval = b.pingInterval;
         this.maxPingsOut = b.maxPingsOut;
         this.authTimeout = b.authTimeout;
@@ -229,6 +233,27 @@ public final class ServerConfig {
     /** @return the most subscriptions one connection may hold */
     public int maxSubscriptions() {
         return maxSubscriptions;
+    }
+
+    /**
+     * @return the most content filters one connection may hold ({@code $RB.API.FILTER}): those set
+     *         for a subject (subscribed or not) and those attached to a subscription by sid
+     */
+    public int maxFilters() {
+        return maxFilters;
+    }
+
+    /** @return the most policy text (normalized, in characters) one connection's filters may hold together */
+    public long maxFilterBytes() {
+        return maxFilterBytes;
+    }
+
+    /**
+     * @return the policy text (characters) all connections' filters may hold together: a sixteenth
+     *         of {@link #maxMemory()} (a compiled policy takes about three times its text in heap)
+     */
+    public long filterBudget() {
+        return maxMemory / 16;
     }
 
     /** @return how often the server pings a client */
@@ -389,7 +414,8 @@ public final class ServerConfig {
     public String toString() {
         return "ServerConfig{host=" + host + ", port=" + port + ", serverName=" + serverName + ", maxPayload="
                 + maxPayload + ", maxPending=" + maxPending + ", maxInputBuffer=" + maxInputBuffer + ", maxMemory=" + maxMemory + ", maxConnections=" + maxConnections
-                + ", maxSubscriptions=" + maxSubscriptions + ", pingInterval=" + pingInterval + ", maxPingsOut="
+                + ", maxSubscriptions=" + maxSubscriptions + ", maxFilters=" + maxFilters + ", maxFilterBytes="
+                + maxFilterBytes + ", pingInterval=" + pingInterval + ", maxPingsOut="
                 + maxPingsOut + ", authTimeout=" + authTimeout + ", writeDeadline=" + writeDeadline + ", ioThreads=" + ioThreads + ", noAuthScope="
                 + noAuthScope + ", tokens=" + tokens.size() + ", users=" + users.keySet() + ", monitor="
                 + (monitorEnabled() ? monitorHost + ":" + monitorPort : "off")
@@ -409,6 +435,8 @@ public final class ServerConfig {
         private long maxMemory = Math.max(MIN_MAX_MEMORY, Runtime.getRuntime().maxMemory() / 4);
         private int maxConnections = 65_536;
         private int maxSubscriptions = 100_000;
+        private int maxFilters = 1_024;
+        private long maxFilterBytes = 256L << 10;
         private Duration pingInterval = Duration.ofMinutes(2);
         private int maxPingsOut = 2;
         private Duration authTimeout = Duration.ofSeconds(2);
@@ -533,6 +561,32 @@ public final class ServerConfig {
                         + maxSubscriptions);
             }
             this.maxSubscriptions = maxSubscriptions;
+            return this;
+        }
+
+        /**
+         * @param maxFilters content filters per connection ({@code $RB.API.FILTER}), 1..10,000,000;
+         *                   default 1,024
+         * @return this
+         */
+        public Builder maxFilters(int maxFilters) {
+            if (maxFilters < 1 || maxFilters > 10_000_000) {
+                throw new IllegalArgumentException("maxFilters must be in 1..10000000: maxFilters=" + maxFilters);
+            }
+            this.maxFilters = maxFilters;
+            return this;
+        }
+
+        /**
+         * @param maxFilterBytes characters of policy text one connection's filters may hold together,
+         *                       >= 1,024; default 256 KiB (sixteen policies of the largest size)
+         * @return this
+         */
+        public Builder maxFilterBytes(long maxFilterBytes) {
+            if (maxFilterBytes < 1_024) {
+                throw new IllegalArgumentException("maxFilterBytes must be >= 1024: maxFilterBytes=" + maxFilterBytes);
+            }
+            this.maxFilterBytes = maxFilterBytes;
             return this;
         }
 

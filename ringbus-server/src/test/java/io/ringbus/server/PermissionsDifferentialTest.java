@@ -86,6 +86,12 @@ class PermissionsDifferentialTest {
                         new Step(1, "SUB _INBOX.r 9\r\nPUB svc _INBOX.r 1\r\nq\r\n"),
                         new Step(0, ""),
                         new Step(0, "PUB _INBOX.r 1\r\na\r\nPUB _INBOX.r 1\r\nb\r\nPUB svc 1\r\nx\r\nPUB _INBOX.z 1\r\nx\r\n"),
+                        new Step(1, ""))),
+                // $RB.API.FILTER is a publish like any other (nats-server has no such API, and says the same):
+                // refused, and the reply subject gets nothing.
+                new Case("api-subject-is-a-publish", Map.of(0, "alice", 1, "root"), false, List.of(
+                        new Step(1, "SUB victim.subj 1\r\n"),
+                        new Step(0, "PUB $RB.API.FILTER victim.subj 20\r\n{\"subject\":\"orders\"}\r\n"),
                         new Step(1, ""))));
     }
 

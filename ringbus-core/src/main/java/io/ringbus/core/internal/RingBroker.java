@@ -104,6 +104,8 @@ public final class RingBroker implements Broker {
     private final LongAdder cancelled = new LongAdder();
     private final LongAdder fences = new LongAdder();
     private final LongAdder handlerErrors = new LongAdder();
+    /** Filter tests run (a test whose answer served several alike filters counts once). */
+    private final LongAdder filterEvaluations = new LongAdder();
     private final LongAdder slowConsumers = new LongAdder();
     private final LongAdder retiredDelivered = new LongAdder();
     private final LongAdder[] dropped = new LongAdder[DropReason.values().length];
@@ -881,7 +883,12 @@ public final class RingBroker implements Broker {
         return new BrokerStats(published(), rejected.sum(), publishWaits.sum(),
                 delivered, Map.copyOf(drops), handlerErrors.sum(), config.ringSize(), ring.remainingCapacity(),
                 watchdog.warnings(), List.copyOf(subscriptions), List.copyOf(consumers),
-                federation == null ? null : federation.stats());
+                federation == null ? null : federation.stats(), filterEvaluations.sum());
+    }
+
+    /** Any routing thread: one filter test was run. */
+    void filterEvaluated() {
+        filterEvaluations.increment();
     }
 
     /** @return messages accepted: into the ring (claimed slots minus cancelled publishes and fences), or past it */

@@ -2,13 +2,16 @@ package io.ringbus.core.internal;
 
 import io.ringbus.core.ExecutionMode;
 import io.ringbus.core.Message;
+import io.ringbus.core.MessageFilter;
 import io.ringbus.core.Scope;
 import io.ringbus.core.internal.filter.ExactHeaderIndex;
+import io.ringbus.core.internal.filter.SharedBody;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,8 +47,15 @@ final class Route {
     final IndexedSubscribers[][] indexed;
     /** The queue groups served through the ring; every event loop looks at each, and one of them delivers. */
     final QueueGroupRoute[] groups;
-    /** PUBLISHER subscribers outside groups: called on the publishing thread. */
+    /**
+     * PUBLISHER subscribers outside groups: called on the publishing thread. Those with alike
+     * filters ({@link SharedBody#alike}) are next to each other, so that one test serves them all.
+     */
     final Subscriber[] direct;
+    /** {@code directAlike[i]}: {@code direct[i]}'s filter is alike to {@code direct[i - 1]}'s, whose answer it takes. */
+    private final boolean[] directAlike;
+    /** The body policies of {@link #direct}, read once per message; {@code null} when fewer than two. */
+    private final SharedBody directBodies;
     /** Queue groups whose members are all PUBLISHER subscribers: one member is called on the publishing thread. */
     final QueueGroupRoute[] directGroups;
     /** Whether a message needs a ring slot: some subscriber or group is served by an event loop. */
@@ -64,7 +74,20 @@ final class Route {
         this.subscribers = subscribers;
         this.indexed = indexed;
         this.groups = groups;
-        this.direct = direct;
+        this.direct = groupAlike(direct);
+        this.directAlike = new boolean[this.direct.length];
+        List<MessageFilter> distinct = new ArrayList<>();
+        for (int i = 0; i < this.direct.length; i++) {
+            MessageFilter filter = this.direct[i].filter;
+            if (filter != null) {
+                directAlike[i] = i > 0 && this.direct[i - 1].filter != null
+                        && SharedBody.alike(this.direct[i - 1].filter, filter);
+                if (!directAlike[i]) {
+                    distinct.add(filter);
+                }
+            }
+        }
+        this.directBodies = SharedBody.of(distinct);
         this.directGroups = directGroups;
         this.ring = ringTargets > 0;
         this.targets = ringTargets + direct.length + directGroups.length;
@@ -130,16 +153,72 @@ final class Route {
      */
     void deliverDirect(Message message) {
         Subscriber[] direct = this.direct;
+        boolean[] alike = directAlike;
+        SharedBody.Reading reading = directBodies == null ? null : directBodies.reading();
+        boolean taken = true;
         for (int i = 0; i < direct.length; i++) {
             Subscriber subscriber = direct[i];
-            if (subscriber.filter == null || subscriber.accepts(message)) {
-                ((PublisherSubscriber) subscriber).deliverDirect(message);
+            if (subscriber.filter != null) {
+                // One test per message for each run of alike filters (N identical filtered
+                // subscriptions cost one), and one reading of the body for all body policies.
+                if (!alike[i]) {
+                    taken = subscriber.accepts(message, reading);
+                } else if (!taken) {
+                    subscriber.rejectedAlike();
+                }
+                if (!taken) {
+                    continue;
+                }
             }
+            ((PublisherSubscriber) subscriber).deliverDirect(message);
         }
         QueueGroupRoute[] groups = directGroups;
         for (int i = 0; i < groups.length; i++) {
             groups[i].deliverDirect(message);
         }
+    }
+
+    /**
+     * @return {@code direct} with the subscribers whose filters are alike moved next to the first
+     *         of them; otherwise in the same order (unfiltered ones where they were)
+     */
+    private static Subscriber[] groupAlike(Subscriber[] direct) {
+        int filtered = 0;
+        for (Subscriber subscriber : direct) {
+            if (subscriber.filter != null) {
+                filtered++;
+            }
+        }
+        if (filtered < 2) {
+            return direct;
+        }
+        // Policies group by their text (equal policies decide alike); any other filter by identity.
+        Map<MessageFilter, List<Subscriber>> byPolicy = new HashMap<>();
+        Map<MessageFilter, List<Subscriber>> byIdentity = new IdentityHashMap<>();
+        List<List<Subscriber>> runs = new ArrayList<>();
+        for (Subscriber subscriber : direct) {
+            MessageFilter filter = subscriber.filter;
+            if (filter == null) {
+                runs.add(List.of(subscriber));
+                continue;
+            }
+            Map<MessageFilter, List<Subscriber>> runsByFilter = SharedBody.isPolicy(filter) ? byPolicy : byIdentity;
+            List<Subscriber> run = runsByFilter.get(filter);
+            if (run == null) {
+                run = new ArrayList<>();
+                runsByFilter.put(filter, run);
+                runs.add(run);
+            }
+            run.add(subscriber);
+        }
+        Subscriber[] grouped = new Subscriber[direct.length];
+        int at = 0;
+        for (List<Subscriber> run : runs) {
+            for (Subscriber subscriber : run) {
+                grouped[at++] = subscriber;
+            }
+        }
+        return grouped;
     }
 
     /**

@@ -6,6 +6,7 @@ import io.ringbus.core.MessageHandler;
 import io.ringbus.core.Scope;
 import io.ringbus.core.SubscribeOptions;
 import io.ringbus.core.Subscription;
+import io.ringbus.core.internal.filter.SharedBody;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -70,13 +71,23 @@ abstract class Subscriber implements Subscription {
      * (a routing loop never dies of a filter).
      */
     final boolean accepts(Message message) {
+        return accepts(message, null);
+    }
+
+    /**
+     * As {@link #accepts(Message)}, with the body read once for the route's body policies.
+     *
+     * @param reading the message's shared body reading, or {@code null} to let the filter read it
+     */
+    final boolean accepts(Message message, SharedBody.Reading reading) {
         MessageFilter f = filter;
         if (f == null) {
             return true;
         }
+        broker.filterEvaluated();
         boolean taken;
         try {
-            taken = f.test(message);
+            taken = reading == null ? f.test(message) : reading.test(f, message);
         } catch (RuntimeException e) {
             broker.handlerFailed(e, message, this);
             taken = false;
@@ -88,10 +99,21 @@ abstract class Subscriber implements Subscription {
     }
 
     /**
+     * The routing thread: a filter alike to this one ({@link SharedBody#alike}) rejected the
+     * message being routed; counted as this subscriber's rejection, without asking its filter.
+     */
+    final void rejectedAlike() {
+        rejected.increment();
+    }
+
+    /**
      * Any thread: whether the filter takes {@code message}, without counting (a queue group's loop
      * asking about a member another loop serves); a filter that throws does not take it.
      */
     final boolean takes(Message message) {
+        if (filter != null) {
+            broker.filterEvaluated();
+        }
         try {
             return filter == null || filter.test(message);
         } catch (RuntimeException e) {

@@ -35,11 +35,9 @@ import java.nio.charset.StandardCharsets;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -94,8 +92,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private final NatsParser parser;
     /** Changed on the event loop only; concurrent because the monitor iterates it. */
     private final Map<String, Subscription> subscriptions = new ConcurrentHashMap<>();
-    /** Event loop only: filters by subject (and queue group) for this connection's SUBs ($RB.API.FILTER). */
-    private final Map<String, MessageFilter> filters = new HashMap<>();
+    /** Event loop only: this connection's content filters ($RB.API.FILTER) and their charge. */
+    private final ConnectionFilters filters;
     private final ConnectionStats stats = new ConnectionStats();
     private Channel channel;
     private Outbound outbound;
@@ -141,6 +139,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         this.server = server;
         this.id = server.clientIds.incrementAndGet();
         this.parser = new NatsParser(ServerConfig.MAX_CONTROL_LINE, server.config.maxPayload());
+        this.filters = new ConnectionFilters(server, subscriptions, this::subscribe);
     }
 
     // ------------------------------------------------------------ lifecycle
@@ -201,6 +200,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         }
         server.counters.unsubscribes.add(subscriptions.size());
         subscriptions.clear();
+        filters.close();
         server.connections.remove(id, this);
         if (durableAcks != null) {
             durableAcks.close();
@@ -595,8 +595,9 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         }
         try {
             if (replyTo != null && options.noResponders() && options.headers() && !publisher.hasSubscribers(subject)) {
-                if (!mayPublish(subject)) {
-                    permissionViolation("Publish", subject);
+                if (!mayPublish(subject) || !mayPublish(replyTo)) {
+                    // A reply above the client's scope is refused here too, as when the PUB is routed.
+                    permissionViolation("Publish", mayPublish(subject) ? replyTo : subject);
                 } else {
                     noResponders(replyTo);
                 }
@@ -769,6 +770,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
                     it.remove();
                 }
             }
+            filters.retainSids(subscriptions.keySet());
             if (subscriptions.size() >= server.config.maxSubscriptions()) {
                 server.counters.protocolErrors.increment();
                 sendError("maximum subscriptions exceeded");
@@ -782,7 +784,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             return;
         }
         try {
-            subscribe(sid, subject, queueGroup, filters.get(FilterRequest.key(subject, queueGroup)));
+            subscribe(sid, subject, queueGroup, filters.forSubscription(subject, queueGroup));
+            filters.sidReleased(sid);
         } catch (ScopeViolationException e) {
             permissionViolation("Subscription", subject);
             return;
@@ -816,62 +819,39 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
 
     /**
      * A PUB to the server's API ({@code $RB.API.}): answered on its reply subject, never routed.
-     * The request is counted as received; a bad one gets an error reply naming what is wrong.
+     * The API subject is a publish, checked against the publish permissions as any PUB (as
+     * nats-server checks {@code $JS.API.}); the answer is a publish to the reply subject on the
+     * client's behalf, so the reply must be one the client may publish to (its scope and its
+     * permissions). Refused: {@code -ERR}, counted, nothing applied, the connection kept. The
+     * request is counted as received; a bad one gets an error reply naming what is wrong.
      */
     private void api(String subject, String replyTo, ByteBuf payload) {
-        received(payload.readableBytes());
-        byte[] answer;
-        if (!subject.equals(FilterRequest.SUBJECT)) {
-            answer = FilterRequest.error(404, "unknown ringbus API subject: " + subject);
-        } else {
-            byte[] bytes = new byte[payload.readableBytes()];
-            payload.getBytes(payload.readerIndex(), bytes);
-            try {
-                FilterRequest request = FilterRequest.parse(bytes);
-                answer = request.reply(applyFilter(request));
-            } catch (IllegalArgumentException e) {
-                answer = FilterRequest.error(400, e.getMessage());
-            }
+        if (permissions != null && !publishPermitted(subject) || replyTo != null && !replyPermitted(replyTo)) {
+            return;
         }
+        received(payload.readableBytes());
+        byte[] answer = FilterApi.answer(subject, payload, filters);
         ok();
         if (replyTo != null) {
             // The broker's shared client (origin 0): a client with echo off gets its answer too.
             Client replies = server.broker.client(client.scope());
-            (options.pedantic() ? replies : replies.verbatim()).publish(replyTo, answer);
+            try {
+                (options.pedantic() ? replies : replies.verbatim()).publish(replyTo, answer);
+            } catch (ScopeViolationException e) {
+                permissionViolation("Publish", e.subject());
+            } catch (IllegalArgumentException e) {
+                protocolError(ProtocolError.INVALID_PUBLISH_SUBJECT);
+            }
         }
     }
 
-    /** @return the existing subscriptions the filter was applied to (re-made with it) */
-    private int applyFilter(FilterRequest request) {
-        MessageFilter filter = request.filter();
-        if (request.sid() != null) {
-            Subscription existing = subscriptions.get(request.sid());
-            if (existing == null || !existing.isActive()) {
-                throw new IllegalArgumentException("no subscription with sid \"" + request.sid() + "\"");
-            }
-            subscribe(request.sid(), existing.pattern(), existing.options().queueGroup(), filter);
-            return 1;
+    /** @return whether the client may publish to {@code replyTo} (scope, then permissions); if not, {@code -ERR} */
+    private boolean replyPermitted(String replyTo) {
+        if (!mayPublish(replyTo) || permissions != null && !permissions.mayPublish(replyTo)) {
+            permissionViolation("Publish", replyTo);
+            return false;
         }
-        String key = FilterRequest.key(request.subject(), request.queue());
-        if (filter == null) {
-            filters.remove(key);
-        } else {
-            if (!filters.containsKey(key) && filters.size() >= server.config.maxSubscriptions()) {
-                throw new IllegalArgumentException("too many filters on this connection: "
-                        + filters.size() + " (max_subscriptions)");
-            }
-            filters.put(key, filter);
-        }
-        int applied = 0;
-        for (Map.Entry<String, Subscription> entry : List.copyOf(subscriptions.entrySet())) {
-            Subscription existing = entry.getValue();
-            if (existing.isActive() && existing.pattern().equals(request.subject())
-                    && Objects.equals(existing.options().queueGroup(), request.queue())) {
-                subscribe(entry.getKey(), request.subject(), request.queue(), filter);
-                applied++;
-            }
-        }
-        return applied;
+        return true;
     }
 
     /** The handler of one network subscription: runs on a broker event loop, never blocks. */
@@ -925,7 +905,9 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         if (subscription != null) {
             if (maxMessages > 0) {
                 subscription.unsubscribeAfter(maxMessages);
+                filters.unsubscribeAfter(sid, maxMessages);
             } else {
+                filters.sidReleased(sid);
                 subscriptions.remove(sid);
                 subscription.unsubscribe();
                 server.counters.unsubscribes.increment();

@@ -36,6 +36,8 @@ public final class ServerContext {
      * message, so that fan-out does not contend on it.
      */
     final AtomicLong outboundBuffered = new AtomicLong();
+    /** Policy text held by every connection's content filters, bounded by {@link ServerConfig#filterBudget()}. */
+    final AtomicLong filterBytes = new AtomicLong();
     /**
      * The one connection allowed to go on buffering a large incomplete message while the input
      * budget is spent, so that some message always completes and frees its share (no deadlock
@@ -49,6 +51,11 @@ public final class ServerContext {
     volatile int boundPort;
     /** TLS on the client port, or {@code null} without. */
     final TlsPipeline tls;
+
+    /** @return the policy text (characters) every connection's content filters hold together */
+    public long filterBytes() {
+        return filterBytes.get();
+    }
 
     /** @return the capacity of the buffers waiting for clients, all connections together */
     public long outboundBuffered() {

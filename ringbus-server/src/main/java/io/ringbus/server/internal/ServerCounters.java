@@ -31,6 +31,8 @@ public final class ServerCounters {
     /** Deliveries a subscribe deny entry withheld from a wildcard subscription. */
     final LongAdder permissionFiltered = new LongAdder();
     final LongAdder protocolErrors = new LongAdder();
+    /** $RB.API.FILTER requests refused because a filter limit was reached (max_filters, max_filter_bytes, the budget). */
+    final LongAdder filtersRefused = new LongAdder();
     final LongAdder publishPauses = new LongAdder();
     final LongAdder staleConnections = new LongAdder();
     final LongAdder outboundStalls = new LongAdder();
@@ -122,6 +124,11 @@ public final class ServerCounters {
     /** @return deliveries withheld from wildcard subscriptions because a subscribe deny entry names the subject */
     public long permissionFiltered() {
         return permissionFiltered.sum();
+    }
+
+    /** @return {@code $RB.API.FILTER} requests refused at a filter limit (the connection kept) */
+    public long filtersRefused() {
+        return filtersRefused.sum();
     }
 
     /** @return payload and header bytes of the messages clients published (NATS {@code in_bytes}) */

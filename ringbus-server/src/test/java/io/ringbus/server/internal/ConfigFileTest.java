@@ -34,6 +34,8 @@ class ConfigFileTest {
                 max_pending=128m
                 max_connections=500
                 max_subscriptions=1000
+                max_filters=50
+                max_filter_bytes=64k
                 ping_interval=30s
                 max_pings_out=3
                 auth_timeout=500ms
@@ -72,6 +74,8 @@ class ConfigFileTest {
         assertThat(config.maxPending()).isEqualTo(128L << 20);
         assertThat(config.maxConnections()).isEqualTo(500);
         assertThat(config.maxSubscriptions()).isEqualTo(1000);
+        assertThat(config.maxFilters()).isEqualTo(50);
+        assertThat(config.maxFilterBytes()).isEqualTo(64L << 10);
         assertThat(config.pingInterval()).isEqualTo(Duration.ofSeconds(30));
         assertThat(config.maxPingsOut()).isEqualTo(3);
         assertThat(config.authTimeout()).isEqualTo(Duration.ofMillis(500));

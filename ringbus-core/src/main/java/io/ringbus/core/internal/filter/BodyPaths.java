@@ -19,6 +19,13 @@ final class BodyPaths {
         }
     }
 
+    /** Adds every path of {@code other} (the union reads what either policy reads). */
+    void addAll(BodyPaths other) {
+        for (Map.Entry<String, BodyPaths> entry : other.children.entrySet()) {
+            children.computeIfAbsent(entry.getKey(), n -> new BodyPaths()).addAll(entry.getValue());
+        }
+    }
+
     /**
      * @param name an object key
      * @return the paths below it, or {@code null} when the policy reads nothing there

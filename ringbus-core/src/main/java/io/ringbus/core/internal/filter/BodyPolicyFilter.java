@@ -19,6 +19,11 @@ final class BodyPolicyFilter extends PolicyFilter {
         this.paths = paths;
     }
 
+    /** @return the keys the policy reads */
+    BodyPaths paths() {
+        return paths;
+    }
+
     @Override
     public boolean test(Message message) {
         Map<?, ?> body = JsonBodyReader.read(message.payload(), paths);

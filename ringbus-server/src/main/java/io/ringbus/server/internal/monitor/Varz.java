@@ -112,6 +112,10 @@ final class Varz {
                 .field("outbound_buffered", server.outboundBuffered())
                 .field("max_input_buffer", config.maxInputBuffer())
                 .field("effective_max_pending", config.effectiveMaxPending())
+                .field("max_filters", config.maxFilters())
+                .field("max_filter_bytes", config.maxFilterBytes())
+                .field("filter_budget", config.filterBudget())
+                .field("filter_bytes", server.filterBytes())
                 .field("tls_provider", server.tls() == null ? null : server.tls().provider());
         json.name("auth_failures_by_reason").beginObject();
         for (Map.Entry<AuthFailure, Long> reason : stats.authFailuresByReason().entrySet()) {
@@ -124,6 +128,7 @@ final class Varz {
                 .field("tls_plaintext_clients", stats.tlsPlaintextClients())
                 .field("permission_violations", stats.permissionViolations())
                 .field("permission_filtered", server.counters().permissionFiltered())
+                .field("filters_refused", server.counters().filtersRefused())
                 .field("protocol_errors", stats.protocolErrors())
                 .field("publish_pauses", stats.publishPauses())
                 .field("stale_connections", stats.staleConnections())
@@ -224,6 +229,7 @@ final class Varz {
                 .field("delivered", broker.delivered())
                 .field("handler_errors", broker.handlerErrors())
                 .field("watchdog_warnings", broker.watchdogWarnings())
+                .field("filter_evaluations", broker.filterEvaluations())
                 .field("dropped_total", broker.droppedTotal());
         json.name("dropped").beginObject();
         for (DropReason reason : DropReason.values()) {
