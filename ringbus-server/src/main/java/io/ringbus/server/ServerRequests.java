@@ -17,8 +17,10 @@ public final class ServerRequests {
             "PONG");
     /** Prefix of the subjects the server answers itself; they are never routed to subscribers. */
     public static final String API_PREFIX = "$RB.API.";
+    /** Filters on a connection's own subscriptions (docs/routing.md). */
+    public static final String FILTER_API = "$RB.API.FILTER";
     /** The subjects under {@link #API_PREFIX} the server answers (any other gets a 404 reply). */
-    public static final List<String> API_SUBJECTS = List.of("$RB.API.FILTER");
+    public static final List<String> API_SUBJECTS = List.of(FILTER_API);
     /** The monitor's HTTP paths (GET). */
     public static final List<String> MONITOR_PATHS = List.of("/", "/varz", "/connz", "/subsz", "/healthz",
             "/metrics", "/dashz");

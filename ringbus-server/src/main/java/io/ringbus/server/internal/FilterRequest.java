@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.ringbus.core.MessageFilter;
+import io.ringbus.server.ServerRequests;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -36,9 +37,9 @@ import java.nio.charset.StandardCharsets;
  */
 record FilterRequest(String sid, String subject, String queue, MessageFilter filter) {
     /** The API subject. */
-    static final String SUBJECT = "$RB.API.FILTER";
+    static final String SUBJECT = ServerRequests.FILTER_API;
     /** Subjects under it are the server's API, never routed to subscribers. */
-    static final String API_PREFIX = "$RB.API.";
+    static final String API_PREFIX = ServerRequests.API_PREFIX;
     /** Largest request accepted: a policy is at most 16 KiB, and the rest is small. */
     static final int MAX_REQUEST_BYTES = 32 * 1024;
 
