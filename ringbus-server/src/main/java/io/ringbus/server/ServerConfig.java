@@ -60,6 +60,7 @@ public final class ServerConfig {
     private final int maxSubscriptions;
     private final int maxFilters;
     private final long maxFilterBytes;
+    private final long maxSubscriptionMemory;
     private final Duration pingInterval;
     private final int maxPingsOut;
     private final Duration authTimeout;
@@ -123,6 +124,7 @@ public final class ServerConfig {
         this.maxSubscriptions = b.maxSubscriptions;
         this.maxFilters = b.maxFilters;
         this.maxFilterBytes = b.maxFilterBytes;
+        this.maxSubscriptionMemory = b.maxSubscriptionMemory;
         this.pingInterval = b.pingInterval;
         this.maxPingsOut = b.maxPingsOut;
         this.authTimeout = b.authTimeout;
@@ -256,6 +258,15 @@ public final class ServerConfig {
         return maxMemory / 16;
     }
 
+    /**
+     * @return bytes of heap that all connections' subscriptions may hold together, as estimated by
+     *         the server per subscription (a fixed cost plus its subject and queue group; see
+     *         docs/server.md); past it a SUB is refused with {@code -ERR}, counted, the connection kept
+     */
+    public long maxSubscriptionMemory() {
+        return maxSubscriptionMemory;
+    }
+
     /** @return how often the server pings a client */
     public Duration pingInterval() {
         return pingInterval;
@@ -312,7 +323,11 @@ public final class ServerConfig {
         return authenticatorTimeout;
     }
 
-    /** @return threads that run costly credential checks (bcrypt), NATS port and monitor together; default: cores */
+    /**
+     * @return threads that run costly credential checks (bcrypt), NATS port and monitor together;
+     *         default: half the cores, at least one (a flood of wrong passwords may keep them all
+     *         busy: the other half still serves clients and the monitor)
+     */
     public int authCheckThreads() {
         return authCheckThreads;
     }
@@ -415,7 +430,7 @@ public final class ServerConfig {
         return "ServerConfig{host=" + host + ", port=" + port + ", serverName=" + serverName + ", maxPayload="
                 + maxPayload + ", maxPending=" + maxPending + ", maxInputBuffer=" + maxInputBuffer + ", maxMemory=" + maxMemory + ", maxConnections=" + maxConnections
                 + ", maxSubscriptions=" + maxSubscriptions + ", maxFilters=" + maxFilters + ", maxFilterBytes="
-                + maxFilterBytes + ", pingInterval=" + pingInterval + ", maxPingsOut="
+                + maxFilterBytes + ", maxSubscriptionMemory=" + maxSubscriptionMemory + ", pingInterval=" + pingInterval + ", maxPingsOut="
                 + maxPingsOut + ", authTimeout=" + authTimeout + ", writeDeadline=" + writeDeadline + ", ioThreads=" + ioThreads + ", noAuthScope="
                 + noAuthScope + ", tokens=" + tokens.size() + ", users=" + users.keySet() + ", monitor="
                 + (monitorEnabled() ? monitorHost + ":" + monitorPort : "off")
@@ -437,6 +452,7 @@ public final class ServerConfig {
         private int maxSubscriptions = 100_000;
         private int maxFilters = 1_024;
         private long maxFilterBytes = 256L << 10;
+        private long maxSubscriptionMemory = Math.max(MIN_MAX_MEMORY, Runtime.getRuntime().maxMemory() / 2);
         private Duration pingInterval = Duration.ofMinutes(2);
         private int maxPingsOut = 2;
         private Duration authTimeout = Duration.ofSeconds(2);
@@ -448,7 +464,7 @@ public final class ServerConfig {
         private final Map<String, Scope> nkeys = new LinkedHashMap<>();
         private Authenticator authenticator;
         private Duration authenticatorTimeout = Duration.ofSeconds(2);
-        private int authCheckThreads = Runtime.getRuntime().availableProcessors();
+        private int authCheckThreads = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
         private int authChecksPerSource = DEFAULT_AUTH_CHECKS_PER_SOURCE;
         private final Map<String, Permissions> permissions = new LinkedHashMap<>();
         private String monitorHost = "127.0.0.1";
@@ -590,6 +606,22 @@ public final class ServerConfig {
             return this;
         }
 
+        /**
+         * @param maxSubscriptionMemory bytes of heap all connections' subscriptions may hold
+         *                              together, &gt;= 1 MiB; default half the maximum heap (a
+         *                              subscription takes about 770 bytes plus twice its subject)
+         * @return this
+         * @throws IllegalArgumentException naming the value when it is below 1 MiB
+         */
+        public Builder maxSubscriptionMemory(long maxSubscriptionMemory) {
+            if (maxSubscriptionMemory < (1L << 20)) {
+                throw new IllegalArgumentException("maxSubscriptionMemory must be >= 1048576: maxSubscriptionMemory="
+                        + maxSubscriptionMemory);
+            }
+            this.maxSubscriptionMemory = maxSubscriptionMemory;
+            return this;
+        }
+
         /** @param pingInterval > 0; default 2 min @return this */
         public Builder pingInterval(Duration pingInterval) {
             this.pingInterval = positive("pingInterval", pingInterval);
@@ -687,7 +719,7 @@ public final class ServerConfig {
 
         /**
          * @param threads threads that run costly credential checks (bcrypt), 1..1024; started at
-         *                the first such check; default: cores
+         *                the first such check; default: half the cores, at least one
          * @return this
          * @throws IllegalArgumentException naming the value when out of range
          */

@@ -2,6 +2,7 @@ package io.ringbus.core.internal;
 
 import io.ringbus.core.Headers;
 import io.ringbus.core.PublishAck;
+import io.ringbus.core.PublishRejectedException;
 import io.ringbus.core.Scope;
 import io.ringbus.core.Storage;
 import io.ringbus.core.StorageException;
@@ -137,7 +138,11 @@ final class DurableSubjects {
     static CompletableFuture<PublishAck> store(StoredStream stream, String subject, Headers headers, Object payload,
                                                boolean wait) {
         byte[] bytes = bytes(subject, payload);
-        String msgId = headers == null ? null : headers.first("Nats-Msg-Id");
+        // A block over the limit is refused by the stream unread: its id is not looked for (parsing
+        // 64k+ of header per publish was an attacker's way to hold an event loop).
+        byte[] block = headers == null ? null : headers.natsBlock();
+        String msgId = headers == null || block != null && block.length > PublishRejectedException.MAX_HEADER_BYTES
+                ? null : headers.first("Nats-Msg-Id");
         if (!wait) {
             return stream.tryAppend(subject, headers, bytes, msgId);
         }

@@ -30,6 +30,7 @@ import java.util.regex.Pattern;
  * host, port, server_name, io_threads,
  * max_payload, max_pending, max_connections, max_subscriptions,   sizes accept k/m/g suffixes
  * max_filters, max_filter_bytes                                   content filters per connection ($RB.API.FILTER)
+ * max_subscription_memory                                         heap all subscriptions may hold (size)
  * ping_interval, max_pings_out, auth_timeout, write_deadline,    durations ({@link Durations}): 500ms, 2s, 2m, 1h
  * no_auth_scope                                                   PUBLIC | FEDERATED | PRIVATE | ROOT
  * authenticator_timeout (duration), auth_check_threads,           costly credential checks (bcrypt): see
@@ -196,6 +197,7 @@ public final class ConfigFile {
             case "max_subscriptions" -> server.maxSubscriptions(integer(value));
             case "max_filters" -> server.maxFilters(integer(value));
             case "max_filter_bytes" -> server.maxFilterBytes(size(value));
+            case "max_subscription_memory" -> server.maxSubscriptionMemory(size(value));
             case "ping_interval" -> server.pingInterval(Durations.parse(value));
             case "max_pings_out" -> server.maxPingsOut(integer(value));
             case "auth_timeout" -> server.authTimeout(Durations.parse(value));

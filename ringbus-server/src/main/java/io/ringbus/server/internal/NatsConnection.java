@@ -82,6 +82,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private static final long OVERDRAFT_IDLE_NANOS = 50_000_000;
     /** Above this, incomplete input is kept on the heap (bounded by the budget), not in direct memory. */
     private static final int HEAP_INPUT = 64 << 10;
+    /** Least time between two scans for inactive subscriptions that freed nothing. */
+    private static final long PRUNE_INTERVAL_NANOS = 100_000_000;
     /** Every network subscription (but its queue group): shared, as a server may hold a million. */
     private static final SubscribeOptions NETWORK_SUBSCRIPTION = SubscribeOptions.defaults().mode(ExecutionMode.PUBLISHER);
     /** The connection whose PUB the current thread is routing: told when a subscriber is stalling. */
@@ -92,6 +94,10 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private final NatsParser parser;
     /** Changed on the event loop only; concurrent because the monitor iterates it. */
     private final Map<String, Subscription> subscriptions = new ConcurrentHashMap<>();
+    /** Event loop only: when inactive subscriptions were last dropped at a subscription limit. */
+    private long lastPrune = System.nanoTime() - PRUNE_INTERVAL_NANOS;
+    /** Event loop only: whether that drop found any (then the next limit may drop again at once). */
+    private boolean lastPruneFreed = true;
     /** Event loop only: this connection's content filters ($RB.API.FILTER) and their charge. */
     private final ConnectionFilters filters;
     private final ConnectionStats stats = new ConnectionStats();
@@ -197,6 +203,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         }
         for (Subscription subscription : subscriptions.values()) {
             subscription.unsubscribe();
+            release(subscription);
         }
         server.counters.unsubscribes.add(subscriptions.size());
         subscriptions.clear();
@@ -763,19 +770,34 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         if (!ready()) {
             return;
         }
-        if (subscriptions.size() >= server.config.maxSubscriptions()) {
+        long cost = SubscriptionCost.of(subject, queueGroup);
+        if (atSubscriptionLimit(cost, sid)
+                && (lastPruneFreed || System.nanoTime() - lastPrune > PRUNE_INTERVAL_NANOS)) {
+            // Auto-unsubscribed ones (UNSUB sid max) stay until a limit is reached: drop them
+            // first; a scan that freed nothing is not repeated for PRUNE_INTERVAL, so a client
+            // held at its limit cannot make every SUB a scan of its subscriptions.
+            lastPrune = System.nanoTime();
+            lastPruneFreed = false;
             for (Iterator<Subscription> it = subscriptions.values().iterator(); it.hasNext(); ) {
                 Subscription done = it.next();
                 if (!done.isActive()) {
                     it.remove();
+                    release(done);
+                    lastPruneFreed = true;
                 }
             }
             filters.retainSids(subscriptions.keySet());
+        }
+        if (atSubscriptionLimit(cost, sid)) {
             if (subscriptions.size() >= server.config.maxSubscriptions()) {
                 server.counters.protocolErrors.increment();
                 sendError("maximum subscriptions exceeded");
-                return;
+            } else {
+                server.counters.subscriptionsRefused.increment();
+                sendError("maximum subscriptions exceeded: max_subscription_memory="
+                        + server.config.maxSubscriptionMemory() + " bytes in use");
             }
+            return;
         }
         if (permissions != null && !permissions.maySubscribe(subject, queueGroup)) {
             // As nats-server: the subscription is not made, the connection stays.
@@ -809,12 +831,34 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             subscribeOptions = subscribeOptions.queueGroup(queueGroup);
         }
         Subscription subscription = client.subscribe(subject, delivery(sid, subject), subscribeOptions);
+        server.subscriptionBytes.addAndGet(SubscriptionCost.of(subject, queueGroup));
         Subscription previous = subscriptions.put(sid, subscription);
         server.counters.subscribes.increment();
         if (previous != null) {
             previous.unsubscribe();
+            release(previous);
             server.counters.unsubscribes.increment();
         }
+    }
+
+    /**
+     * @return whether one more subscription would pass {@code max_subscriptions} (this
+     *         connection's count) or {@code max_subscription_memory} (every connection's heap: a
+     *         check here, the charge in {@link #subscribe}, so other event loops may each add one
+     *         subscription in between); a SUB that re-makes a sid in use adds no count
+     */
+    private boolean atSubscriptionLimit(long cost, String sid) {
+        if (subscriptions.containsKey(sid)) {
+            return false;
+        }
+        return subscriptions.size() >= server.config.maxSubscriptions()
+                || server.subscriptionBytes.get() + cost > server.config.maxSubscriptionMemory();
+    }
+
+    /** Gives back the heap charged for a subscription this connection no longer holds. */
+    private void release(Subscription subscription) {
+        server.subscriptionBytes.addAndGet(-SubscriptionCost.of(subscription.pattern(),
+                subscription.options().queueGroup()));
     }
 
     /**
@@ -910,6 +954,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
                 filters.sidReleased(sid);
                 subscriptions.remove(sid);
                 subscription.unsubscribe();
+                release(subscription);
                 server.counters.unsubscribes.increment();
             }
         }

@@ -38,6 +38,8 @@ public final class ServerContext {
     final AtomicLong outboundBuffered = new AtomicLong();
     /** Policy text held by every connection's content filters, bounded by {@link ServerConfig#filterBudget()}. */
     final AtomicLong filterBytes = new AtomicLong();
+    /** Every connection's subscriptions, as {@link SubscriptionCost} estimates their heap; bounded by max_subscription_memory. */
+    final AtomicLong subscriptionBytes = new AtomicLong();
     /**
      * The one connection allowed to go on buffering a large incomplete message while the input
      * budget is spent, so that some message always completes and frees its share (no deadlock
@@ -55,6 +57,11 @@ public final class ServerContext {
     /** @return the policy text (characters) every connection's content filters hold together */
     public long filterBytes() {
         return filterBytes.get();
+    }
+
+    /** @return the heap every connection's subscriptions hold together, as {@link SubscriptionCost} estimates it */
+    public long subscriptionBytes() {
+        return subscriptionBytes.get();
     }
 
     /** @return the capacity of the buffers waiting for clients, all connections together */

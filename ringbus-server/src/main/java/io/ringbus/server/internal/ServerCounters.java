@@ -33,6 +33,7 @@ public final class ServerCounters {
     final LongAdder protocolErrors = new LongAdder();
     /** $RB.API.FILTER requests refused because a filter limit was reached (max_filters, max_filter_bytes, the budget). */
     final LongAdder filtersRefused = new LongAdder();
+    final LongAdder subscriptionsRefused = new LongAdder();
     final LongAdder publishPauses = new LongAdder();
     final LongAdder staleConnections = new LongAdder();
     final LongAdder outboundStalls = new LongAdder();
@@ -129,6 +130,11 @@ public final class ServerCounters {
     /** @return {@code $RB.API.FILTER} requests refused at a filter limit (the connection kept) */
     public long filtersRefused() {
         return filtersRefused.sum();
+    }
+
+    /** @return SUBs refused because every subscription together reached {@code max_subscription_memory} */
+    public long subscriptionsRefused() {
+        return subscriptionsRefused.sum();
     }
 
     /** @return payload and header bytes of the messages clients published (NATS {@code in_bytes}) */

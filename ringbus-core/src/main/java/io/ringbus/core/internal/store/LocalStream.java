@@ -182,6 +182,10 @@ final class LocalStream implements StoredStream {
         }
         byte[] body = payload == null ? new byte[0] : payload;
         Headers h = headers == null ? Headers.EMPTY : headers;
+        if (h.natsBlock() != null && h.natsBlock().length > PublishRejectedException.MAX_HEADER_BYTES) {
+            // Refused before the block is parsed: a client must not make the server parse 64k+ of header.
+            throw PublishRejectedException.headersTooLarge();
+        }
         if (msgId != null && !msgId.equals(h.first(MSG_ID))) {
             Headers.Builder with = Headers.builder();
             for (String name : h.names()) {

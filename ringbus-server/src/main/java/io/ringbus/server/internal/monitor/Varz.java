@@ -116,6 +116,8 @@ final class Varz {
                 .field("max_filter_bytes", config.maxFilterBytes())
                 .field("filter_budget", config.filterBudget())
                 .field("filter_bytes", server.filterBytes())
+                .field("max_subscription_memory", config.maxSubscriptionMemory())
+                .field("subscription_memory", server.subscriptionBytes())
                 .field("tls_provider", server.tls() == null ? null : server.tls().provider());
         json.name("auth_failures_by_reason").beginObject();
         for (Map.Entry<AuthFailure, Long> reason : stats.authFailuresByReason().entrySet()) {
@@ -129,6 +131,7 @@ final class Varz {
                 .field("permission_violations", stats.permissionViolations())
                 .field("permission_filtered", server.counters().permissionFiltered())
                 .field("filters_refused", server.counters().filtersRefused())
+                .field("subscriptions_refused", server.counters().subscriptionsRefused())
                 .field("protocol_errors", stats.protocolErrors())
                 .field("publish_pauses", stats.publishPauses())
                 .field("stale_connections", stats.staleConnections())
