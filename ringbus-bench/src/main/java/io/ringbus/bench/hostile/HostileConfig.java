@@ -34,16 +34,28 @@ final class HostileConfig {
     static final String CAROL_PASSWORD = "carol-secret";
 
     private final String carolHash;
+    private final int authTimeoutSeconds;
 
-    private HostileConfig(String carolHash) {
+    private HostileConfig(String carolHash, int authTimeoutSeconds) {
         this.carolHash = carolHash;
+        this.authTimeoutSeconds = authTimeoutSeconds;
     }
 
-    /** @return a configuration with a fresh bcrypt hash of carol's password */
+    /** @return a configuration with a fresh bcrypt hash of carol's password, the servers' default auth timeouts */
     static HostileConfig create() {
         byte[] salt = new byte[16];
         new SecureRandom().nextBytes(salt);
-        return new HostileConfig(OpenBSDBCrypt.generate("2a", CAROL_PASSWORD.toCharArray(), salt, BCRYPT_COST));
+        return new HostileConfig(OpenBSDBCrypt.generate("2a", CAROL_PASSWORD.toCharArray(), salt, BCRYPT_COST), 0);
+    }
+
+    /**
+     * @param seconds how long a client may take to log in, and a credential check may take, on
+     *                both servers (tests on a busy machine: a cold JVM's first bcrypt check alone
+     *                may pass the 2 s default)
+     * @return this configuration with that auth timeout
+     */
+    HostileConfig withAuthTimeout(int seconds) {
+        return new HostileConfig(carolHash, seconds);
     }
 
     /**
@@ -71,6 +83,8 @@ final class HostileConfig {
                 "subject.priv.>=PRIVATE",
                 "storage.dir=" + dir.resolve("ringbus-store"),
                 "storage.durable." + DURABLE + "=PUBLIC name=orders max_bytes=" + STREAM_MAX_BYTES,
+                authTimeoutSeconds == 0 ? "" : "auth_timeout=" + authTimeoutSeconds + "s",
+                authTimeoutSeconds == 0 ? "" : "authenticator_timeout=" + authTimeoutSeconds + "s",
                 "");
         Path file = dir.resolve("ringbus-hostile.properties");
         Files.writeString(file, text, StandardCharsets.UTF_8);
@@ -92,6 +106,7 @@ final class HostileConfig {
                 "    {user: mallory, password: \"mallory-secret\", permissions: {publish: {deny: [\">\"]}}}",
                 "    {user: root, password: \"root-secret\"}",
                 "  ]",
+                authTimeoutSeconds == 0 ? "" : "  timeout: " + authTimeoutSeconds,
                 "}",
                 "jetstream {",
                 "  store_dir: \"" + dir.resolve("nats-store") + "\"",

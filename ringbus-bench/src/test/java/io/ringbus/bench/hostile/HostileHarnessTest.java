@@ -35,7 +35,7 @@ class HostileHarnessTest {
 
     @BeforeAll
     static void users() {
-        config = HostileConfig.create();
+        config = HostileConfig.create().withAuthTimeout(10); // a busy CI machine, not a latency goal
     }
 
     static List<String> attacks() {
