@@ -146,18 +146,22 @@ public final class DurableFiles {
                 try {
                     syncDirectory(file.toAbsolutePath().getParent());
                 } catch (IOException e) {
-                    // Undone, so that the next try creates it again and forces the directory then.
                     channel.close();
-                    try {
-                        Files.deleteIfExists(file);
-                    } catch (IOException again) {
-                        e.addSuppressed(again);
-                    }
+                    undo(file, e); // the next try creates it again and forces the directory then
                     throw e;
                 }
             }
         }
         return channel;
+    }
+
+    /** Deletes what was just created when its name could not be made durable. */
+    private static void undo(Path created, IOException cause) {
+        try {
+            Files.deleteIfExists(created);
+        } catch (IOException again) {
+            cause.addSuppressed(again);
+        }
     }
 
     /**
@@ -177,7 +181,12 @@ public final class DurableFiles {
             Files.createDirectories(created); // tolerates a racing creator
             creates.incrementAndGet();
             observer.done(Operation.CREATE, created);
-            syncDirectory(created.getParent());
+            try {
+                syncDirectory(created.getParent());
+            } catch (IOException e) {
+                undo(created, e); // the next try creates it again and forces the parent then
+                throw e;
+            }
         }
     }
 
