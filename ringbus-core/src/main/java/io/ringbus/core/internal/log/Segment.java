@@ -6,7 +6,6 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
@@ -36,6 +35,7 @@ final class Segment {
     final Path indexFile;
     final FileChannel log;
     private final FileChannel index;
+    private final DurableFiles files;
     private final ByteBuffer indexEntry = ByteBuffer.allocateDirect(INDEX_ENTRY_BYTES);
     /** Triples (sequence, timestamp, position); replaced, never changed, when it grows. */
     private volatile long[] entries = new long[3 * 64];
@@ -51,35 +51,43 @@ final class Segment {
     private boolean truncatePending;
     private final Set<Long> corruptPositions = ConcurrentHashMap.newKeySet();
 
-    private Segment(Path dir, long baseSequence, boolean create) throws IOException {
+    private Segment(Path dir, long baseSequence, boolean create, DurableFiles files) throws IOException {
         this.baseSequence = baseSequence;
         this.logFile = dir.resolve(name(baseSequence, ".log"));
         this.indexFile = dir.resolve(name(baseSequence, ".idx"));
-        this.log = FileChannel.open(logFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
-        FileChannel idx;
+        this.files = files;
+        // The index first, its name not forced: the log's creation below forces the directory, which
+        // makes both names durable; an index lost anyway is rebuilt from the log.
+        FileChannel idx = files.openOrCreate(indexFile, false);
+        FileChannel logChannel;
         try {
-            idx = create
-                    ? FileChannel.open(indexFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                            StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)
-                    : FileChannel.open(indexFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                            StandardOpenOption.WRITE);
+            if (create) {
+                idx.truncate(0); // a stale index of an earlier segment of this base
+                logChannel = files.openOrCreate(logFile, true);
+            } else {
+                logChannel = FileChannel.open(logFile, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            }
         } catch (IOException e) {
-            log.close();
+            idx.close();
             throw e;
         }
         this.index = idx;
+        this.log = logChannel;
         this.lastSequence = baseSequence - 1;
     }
 
-    /** Creates an empty segment starting at {@code baseSequence}. */
-    static Segment create(Path dir, long baseSequence) throws IOException {
-        return new Segment(dir, baseSequence, true);
+    /**
+     * Creates an empty segment starting at {@code baseSequence}; its name is durable (the directory
+     * forced, unless {@code files} does not sync) before this returns, so before any record in it
+     * can be acknowledged.
+     */
+    static Segment create(Path dir, long baseSequence, DurableFiles files) throws IOException {
+        return new Segment(dir, baseSequence, true, files);
     }
 
     /** Opens an existing segment; call {@link #recover} before using it. */
-    static Segment open(Path dir, long baseSequence) throws IOException {
-        return new Segment(dir, baseSequence, false);
+    static Segment open(Path dir, long baseSequence, DurableFiles files) throws IOException {
+        return new Segment(dir, baseSequence, false, files);
     }
 
     /** @return {@code 00000000000000000042.log} for base 42 */
@@ -124,7 +132,8 @@ final class Segment {
                     end = cursor.skippedFrom();
                     truncated = fileSize - end;
                     log.truncate(end);
-                    LOG.warn("{}: torn tail of {} bytes after position {} truncated", logFile, truncated, end);
+                    files.repaired(logFile, "torn tail of " + truncated + " bytes after position " + end
+                            + " truncated (the last valid record ends there)");
                 }
                 break;
             }
@@ -323,10 +332,9 @@ final class Segment {
         }
     }
 
-    /** Closes and deletes the files (retention). */
+    /** Closes and deletes the files durably (retention): the directory is forced after the unlinks. */
     void delete() throws IOException {
         close();
-        Files.deleteIfExists(logFile);
-        Files.deleteIfExists(indexFile);
+        files.delete(logFile, indexFile);
     }
 }

@@ -44,6 +44,7 @@ public final class SegmentLog implements AutoCloseable {
 
     private final Path dir;
     private final LogConfig config;
+    private final DurableFiles files;
     private final ReentrantLock appendLock = new ReentrantLock();
     /** Written only under {@link #appendLock}. */
     private final ByteBuffer frame;
@@ -60,10 +61,11 @@ public final class SegmentLog implements AutoCloseable {
     /** Every record up to here was consumed (a work queue's ack floor): its segments may go. Under appendLock. */
     private long consumedThrough;
 
-    private SegmentLog(Path dir, LogConfig config, Segment[] segments, long truncatedTailBytes,
+    private SegmentLog(Path dir, LogConfig config, DurableFiles files, Segment[] segments, long truncatedTailBytes,
                        long corruptRecords) {
         this.dir = dir;
         this.config = config;
+        this.files = files;
         this.segments = segments;
         this.truncatedTailBytes = truncatedTailBytes;
         this.corruptRecords.set(corruptRecords);
@@ -89,25 +91,40 @@ public final class SegmentLog implements AutoCloseable {
      * @throws UncheckedIOException if the directory or a segment cannot be read or repaired
      */
     public static SegmentLog open(Path dir, LogConfig config) {
+        return open(dir, config, new DurableFiles(config.policy() != FsyncPolicy.OS));
+    }
+
+    /**
+     * As {@link #open(Path, LogConfig)}, creating, renaming and deleting files through {@code files}
+     * (the store's, which counts them).
+     *
+     * @param dir    the log's own directory
+     * @param config how to store, force and retain
+     * @param files  the durability discipline for names
+     * @return the open log, with its flusher thread started
+     * @throws UncheckedIOException if the directory or a segment cannot be read or repaired
+     */
+    public static SegmentLog open(Path dir, LogConfig config, DurableFiles files) {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(files, "files");
         List<Segment> opened = new ArrayList<>();
         try {
-            Files.createDirectories(dir);
+            files.createDirectories(dir);
             long truncated = 0;
             long corrupt = 0;
             FrameCursor cursor = new FrameCursor();
-            for (long base : bases(dir)) {
-                Segment segment = Segment.open(dir, base);
+            for (long base : bases(dir, files)) {
+                Segment segment = Segment.open(dir, base, files);
                 opened.add(segment);
                 Segment.Recovery recovery = segment.recover(cursor);
                 truncated += recovery.truncatedBytes();
                 corrupt += recovery.corruptRecords();
             }
             if (opened.isEmpty()) {
-                opened.add(Segment.create(dir, 1));
+                opened.add(Segment.create(dir, 1, files));
             }
-            SegmentLog log = new SegmentLog(dir, config, opened.toArray(new Segment[0]), truncated, corrupt);
+            SegmentLog log = new SegmentLog(dir, config, files, opened.toArray(new Segment[0]), truncated, corrupt);
             log.applyRetention();
             if (log.flusher != null) {
                 log.flusher.start();
@@ -117,16 +134,18 @@ public final class SegmentLog implements AutoCloseable {
             for (Segment segment : opened) {
                 closeQuietly(segment);
             }
-            throw new UncheckedIOException("cannot open log " + dir + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot open log " + dir + ": " + e + " (check that the directory and its"
+                    + " files are readable and writable by this user; a segment that cannot be read can be moved"
+                    + " away, losing its records)", e);
         }
     }
 
     /** @return the base sequences of the segment files, ascending; an index without its log is deleted */
-    private static long[] bases(Path dir) throws IOException {
+    private static long[] bases(Path dir, DurableFiles files) throws IOException {
         List<Long> bases = new ArrayList<>();
         List<Path> indexes = new ArrayList<>();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
-            for (Path file : files) {
+        try (DirectoryStream<Path> listing = Files.newDirectoryStream(dir)) {
+            for (Path file : listing) {
                 String name = file.getFileName().toString();
                 if (name.length() == 24 && name.endsWith(".log") && isDigits(name, 20)) {
                     bases.add(Long.parseLong(name.substring(0, 20)));
@@ -138,7 +157,7 @@ public final class SegmentLog implements AutoCloseable {
         for (Path index : indexes) {
             String name = index.getFileName().toString();
             if (!bases.contains(Long.parseLong(name.substring(0, 20)))) {
-                Files.deleteIfExists(index);
+                files.delete(index);
             }
         }
         return bases.stream().mapToLong(Long::longValue).sorted().toArray();
@@ -214,7 +233,7 @@ public final class SegmentLog implements AutoCloseable {
             old.force(); // the flusher forces only the active segment: nothing behind it may be unforced
             fsyncs.incrementAndGet();
         }
-        Segment created = Segment.create(dir, base);
+        Segment created = Segment.create(dir, base, files); // a durable name before its first record
         Segment[] next = Arrays.copyOf(current, current.length + 1);
         next[current.length] = created;
         segments = next;

@@ -6,6 +6,7 @@ import io.ringbus.core.StartPosition;
 import io.ringbus.core.StorageException;
 import io.ringbus.core.StoredMessage;
 import io.ringbus.core.internal.SubjectPattern;
+import io.ringbus.core.internal.log.DurableFiles;
 import io.ringbus.core.internal.log.LogReader;
 import io.ringbus.core.internal.log.LogRecord;
 import org.slf4j.Logger;
@@ -96,8 +97,8 @@ final class ConsumerState {
                 && !config.filterSubject().equals(">");
     }
 
-    static ConsumerState open(LocalStream stream, Path path, ConsumerConfig config, boolean force) {
-        ConsumerStateFile file = new ConsumerStateFile(path, force);
+    static ConsumerState open(LocalStream stream, Path path, ConsumerConfig config, DurableFiles files) {
+        ConsumerStateFile file = new ConsumerStateFile(path, files);
         ConsumerState state = new ConsumerState(stream, file, config);
         try {
             ConsumerStateFile.Saved saved = file.load();
@@ -112,10 +113,30 @@ final class ConsumerState {
                 state.start(config.start());
                 state.version++;
             }
+        } catch (ConsumerStateFile.DamagedException e) {
+            StartPosition fallback = noSkipStart(config.start());
+            file.repaired(e.getMessage() + "; no whole copy left: durable consumer '" + config.durableName()
+                    + "' starts over from " + fallback + " (messages it had acknowledged are delivered again)");
+            state.start(fallback);
+            state.version++;
         } catch (IOException e) {
-            throw new StorageException("cannot read consumer state " + path + ": " + e, e);
+            throw new StorageException("cannot read consumer state " + path + ": " + e + " (check that it is readable"
+                    + " by this user; deleting it makes the consumer start over from its configured start)", e);
         }
         return state;
+    }
+
+    /**
+     * Where a consumer whose saved state was lost starts so that it skips nothing it may not have
+     * handled (at least once): its configured sequence or time, below which it never delivered;
+     * otherwise the stream's first record (a NEW or LAST_PER_SUBJECT consumer's start is relative to
+     * a moment no longer known).
+     */
+    static StartPosition noSkipStart(StartPosition configured) {
+        return switch (configured.kind()) {
+            case SEQUENCE, TIME, ALL -> configured;
+            default -> StartPosition.all();
+        };
     }
 
     private void resume(ConsumerStateFile.Saved saved) {

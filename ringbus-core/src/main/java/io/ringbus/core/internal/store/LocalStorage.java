@@ -5,6 +5,7 @@ import io.ringbus.core.Storage;
 import io.ringbus.core.StorageException;
 import io.ringbus.core.StoredStream;
 import io.ringbus.core.StreamConfig;
+import io.ringbus.core.internal.log.DurableFiles;
 import io.ringbus.core.internal.log.LogConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,9 +14,7 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -42,6 +41,7 @@ public final class LocalStorage implements Storage {
     private final long intervalMillis;
     private final long maxPendingBytes;
     private final long segmentBytes;
+    private final DurableFiles files;
     private final FileChannel lockChannel;
     private final FileLock lock;
     private final Map<String, LocalStream> streams = new ConcurrentHashMap<>();
@@ -74,6 +74,12 @@ public final class LocalStorage implements Storage {
      * @param segmentBytes    the size at which a stream's segment rolls
      */
     public LocalStorage(Path dir, FsyncPolicy policy, Duration interval, long maxPendingBytes, long segmentBytes) {
+        this(dir, policy, interval, maxPendingBytes, segmentBytes, (operation, path) -> { });
+    }
+
+    /** As the public constructors, telling {@code observer} every file operation (tests). */
+    LocalStorage(Path dir, FsyncPolicy policy, Duration interval, long maxPendingBytes, long segmentBytes,
+                 DurableFiles.Observer observer) {
         this.dir = Objects.requireNonNull(dir, "dir").toAbsolutePath();
         this.policy = Objects.requireNonNull(policy, "policy");
         if (interval == null || interval.toMillis() < 1) {
@@ -85,12 +91,13 @@ public final class LocalStorage implements Storage {
         this.intervalMillis = interval.toMillis();
         this.maxPendingBytes = maxPendingBytes;
         this.segmentBytes = segmentBytes;
+        this.files = new DurableFiles(policy != FsyncPolicy.OS, observer);
         try {
-            Files.createDirectories(this.dir.resolve("streams"));
-            lockChannel = FileChannel.open(this.dir.resolve("LOCK"), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE);
+            files.createDirectories(this.dir.resolve("streams"));
+            lockChannel = files.openOrCreate(this.dir.resolve("LOCK"), true);
         } catch (IOException e) {
-            throw new StorageException("cannot open storage directory " + this.dir + ": " + e, e);
+            throw new StorageException("cannot open storage directory " + this.dir + ": " + e
+                    + " (it must be a directory, or creatable, readable and writable by this user)", e);
         }
         FileLock acquired;
         try {
@@ -120,12 +127,20 @@ public final class LocalStorage implements Storage {
                 return existing;
             }
             LocalStream stream = LocalStream.open(dir.resolve("streams").resolve(config.name()), config, policy,
-                    intervalMillis, maxPendingBytes, segmentBytes);
+                    intervalMillis, maxPendingBytes, segmentBytes, files);
             streams.put(config.name(), stream);
             return stream;
         } finally {
             openLock.unlock();
         }
+    }
+
+    /**
+     * @return what the store did to its files' names since it was opened (creates, renames, deletes,
+     *         directory {@code fsync}s) and the damaged files it repaired; see {@link DurableFiles}
+     */
+    public DurableFiles.Stats fileStats() {
+        return files.stats();
     }
 
     @Override

@@ -12,6 +12,7 @@ import io.ringbus.core.StreamConfig;
 import io.ringbus.core.StreamConsumer;
 import io.ringbus.core.StreamInfo;
 import io.ringbus.core.internal.SubjectPattern;
+import io.ringbus.core.internal.log.DurableFiles;
 import io.ringbus.core.internal.log.LogConfig;
 import io.ringbus.core.internal.log.LogReader;
 import io.ringbus.core.internal.log.LogRecord;
@@ -20,7 +21,6 @@ import io.ringbus.core.internal.log.SegmentLog;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,6 +58,7 @@ final class LocalStream implements StoredStream {
     private final SubjectPattern pattern;
     private final SegmentLog log;
     private final FsyncPolicy policy;
+    private final DurableFiles files;
     private final long maxPendingBytes;
     private final ReentrantLock appendLock = new ReentrantLock();
     private final Duplicates duplicates;
@@ -79,8 +80,10 @@ final class LocalStream implements StoredStream {
     private record PendingAck(long sequence, int bytes, CompletableFuture<PublishAck> future) {
     }
 
-    private LocalStream(Path dir, StreamConfig config, SegmentLog log, FsyncPolicy policy, long maxPendingBytes) {
+    private LocalStream(Path dir, StreamConfig config, SegmentLog log, FsyncPolicy policy, long maxPendingBytes,
+                        DurableFiles files) {
         this.dir = dir;
+        this.files = files;
         this.config = config;
         this.pattern = SubjectPattern.parse(config.subjects());
         this.log = log;
@@ -93,21 +96,13 @@ final class LocalStream implements StoredStream {
     }
 
     static LocalStream open(Path dir, StreamConfig config, FsyncPolicy policy, long intervalMillis,
-                            long maxPendingBytes, long segmentBytes) {
+                            long maxPendingBytes, long segmentBytes, DurableFiles files) {
         try {
-            Files.createDirectories(dir.resolve("consumers"));
-            Path subjects = dir.resolve("subjects");
-            if (Files.exists(subjects)) {
-                String stored = Files.readString(subjects, StandardCharsets.UTF_8).trim();
-                if (!stored.equals(config.subjects())) {
-                    throw new IllegalArgumentException("stream '" + config.name() + "' stores '" + stored
-                            + "', not '" + config.subjects() + "'");
-                }
-            } else {
-                Files.writeString(subjects, config.subjects() + "\n", StandardCharsets.UTF_8);
-            }
+            files.createDirectories(dir.resolve("consumers"));
+            StreamSubjectsFile.check(dir.resolve(StreamSubjectsFile.NAME), config, files);
         } catch (IOException e) {
-            throw new StorageException("cannot open stream '" + config.name() + "' in " + dir + ": " + e, e);
+            throw new StorageException("cannot open stream '" + config.name() + "' in " + dir + ": " + e
+                    + " (check that the directory and its files are readable and writable by this user)", e);
         }
         LogConfig logConfig = LogConfig.builder().policy(policy).intervalMillis(intervalMillis)
                 .segmentBytes(segmentBytes(config, segmentBytes)).segmentRecords(segmentRecords(config))
@@ -115,11 +110,11 @@ final class LocalStream implements StoredStream {
                 .maxAge(config.maxAge() == null ? Duration.ZERO : config.maxAge()).build();
         SegmentLog log;
         try {
-            log = SegmentLog.open(dir.resolve("log"), logConfig);
+            log = SegmentLog.open(dir.resolve("log"), logConfig, files);
         } catch (UncheckedIOException e) {
             throw new StorageException("cannot open stream '" + config.name() + "': " + e.getMessage(), e);
         }
-        LocalStream stream = new LocalStream(dir, config, log, policy, maxPendingBytes);
+        LocalStream stream = new LocalStream(dir, config, log, policy, maxPendingBytes, files);
         stream.duplicates.rebuild(log, config.duplicateWindow().toMillis());
         if (stream.history != null) {
             stream.history.rebuild(log);
@@ -341,7 +336,7 @@ final class LocalStream implements StoredStream {
         checkOpen();
         ConsumerState state = consumers.computeIfAbsent(consumerConfig.durableName(),
                 name -> ConsumerState.open(this, dir.resolve("consumers").resolve(name + ".state"), consumerConfig,
-                        policy != FsyncPolicy.OS));
+                        files));
         state.checkFilter(consumerConfig);
         return new LocalConsumer(state);
     }
