@@ -2,6 +2,7 @@ package io.ringbus.testkit;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -147,14 +148,17 @@ public final class PowerLossFileSystem implements AutoCloseable {
             }
         }
         Path state = Files.createTempDirectory(back.getParent(), "." + back.getFileName() + ".powerloss-");
-        Path stderr = Files.createTempFile("ringbus-powerloss-fs", ".err");
-        Process process = new ProcessBuilder(PowerLossHost.python(), script().toString(),
+        Path stderr = state.resolve("stderr");
+        Process process = new ProcessBuilder(PowerLossHost.python(), "-",
                 "--mode", mode.name().toLowerCase(Locale.ROOT), "--state", state.toString(), back.toString(),
                 mp.toString())
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(stderr.toFile()).start();
         PowerLossFileSystem fs = new PowerLossFileSystem(mp, back, state, stderr, process);
         Runtime.getRuntime().addShutdownHook(fs.exitHook);
         try {
+            try (OutputStream stdin = process.getOutputStream()) {
+                stdin.write(script());
+            }
             fs.awaitServing();
         } catch (IOException | RuntimeException e) {
             fs.close();
@@ -271,23 +275,16 @@ public final class PowerLossFileSystem implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         deleteQuietly(state);
-        deleteQuietly(stderr);
     }
 
-    private static Path script() throws IOException {
-        Path script = PowerLossHost.scriptCopy();
-        if (script == null) {
-            try (InputStream in = PowerLossFileSystem.class.getResourceAsStream(SCRIPT)) {
-                if (in == null) {
-                    throw new IOException("resource " + SCRIPT + " missing next to " + PowerLossFileSystem.class);
-                }
-                script = Files.createTempFile("ringbus-powerloss-fs", ".py");
-                Files.copy(in, script, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                script.toFile().deleteOnExit();
-                PowerLossHost.rememberScript(script);
+    /** @return the program's text, given to python3 on stdin (no copy on disk to clean up) */
+    private static byte[] script() throws IOException {
+        try (InputStream in = PowerLossFileSystem.class.getResourceAsStream(SCRIPT)) {
+            if (in == null) {
+                throw new IOException("resource " + SCRIPT + " missing next to " + PowerLossFileSystem.class);
             }
+            return in.readAllBytes();
         }
-        return script;
     }
 
     private static void deleteQuietly(Path path) {

@@ -22,7 +22,6 @@ final class PowerLossHost {
     private static final Pattern OCTAL = Pattern.compile("\\\\([0-7]{3})");
     private static final String PYTHON;
     private static final String REASON;
-    private static volatile Path script;
 
     static {
         String python = null;
@@ -60,14 +59,6 @@ final class PowerLossHost {
 
     static String python() {
         return PYTHON;
-    }
-
-    static Path scriptCopy() {
-        return script;
-    }
-
-    static void rememberScript(Path copy) {
-        script = copy;
     }
 
     /** @return whether {@code dir} (a real path) is a mount point, from /proc/self/mountinfo */

@@ -31,6 +31,7 @@ import random
 import shutil
 import socket
 import stat
+import subprocess
 import sys
 import threading
 import traceback
@@ -634,6 +635,20 @@ def serve(fs, path):
     threading.Thread(target=loop, name='control', daemon=True).start()
 
 
+def orphan_watch(mountpoint, state):
+    """Unmounts when the process that started it dies, even by SIGKILL: no mount outlives its test JVM."""
+    parent = os.getppid()
+
+    def loop():
+        while os.getppid() == parent:
+            threading.Event().wait(0.5)
+        subprocess.run(['fusermount3', '-u', '-z', mountpoint], stderr=subprocess.DEVNULL, check=False)
+        shutil.rmtree(state, ignore_errors=True)  # nobody is left to delete it
+        os._exit(0)
+
+    threading.Thread(target=loop, name='orphan-watch', daemon=True).start()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--mode', choices=MODES, default='posix')
@@ -643,6 +658,7 @@ def main():
     args = parser.parse_args()
     fs = PowerLossFs(args.backing, args.state, args.mode)
     serve(fs, os.path.join(fs.state, 'control.sock'))
+    orphan_watch(os.path.realpath(args.mountpoint), fs.state)
     # attr/entry timeouts 0: after a cut the kernel must ask again; hard_remove: no .fuse_hidden files.
     try:
         fuse.FUSE(fs, args.mountpoint, foreground=True, nothreads=True, fsname='powerloss', big_writes=True,

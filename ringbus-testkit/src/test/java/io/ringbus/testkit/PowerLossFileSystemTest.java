@@ -341,6 +341,26 @@ class PowerLossFileSystemTest {
     }
 
     @Test
+    void noMountOutlivesItsJvmStoppedOrKilled() throws Exception {
+        for (boolean kill : new boolean[] {false, true}) {
+            Path mnt = temp.resolve(kill ? "mnt-killed" : "mnt-stopped");
+            try (ChildProcess child = ChildProcess.start("powerloss-mount", List.of(), PowerLossMountChild.class,
+                    mnt.toString(), temp.resolve(kill ? "disk-killed" : "disk-stopped").toString())) {
+                child.awaitLine("mounted"::equals, 60);
+                Path real = mnt.toRealPath();
+                assertThat(PowerLossHost.isMounted(real)).isTrue();
+                if (kill) {
+                    child.kill();
+                } else {
+                    child.stop();
+                }
+                Await.until("no mount at " + real + " after the JVM was " + (kill ? "killed" : "stopped"),
+                        () -> !PowerLossHost.isMounted(real));
+            }
+        }
+    }
+
+    @Test
     void appendAndFsyncThroughput() throws IOException {
         PowerLossFileSystem fs = mount(Mode.POSIX);
         byte[] record = new byte[4096];
