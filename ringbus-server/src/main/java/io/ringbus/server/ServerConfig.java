@@ -251,11 +251,11 @@ public final class ServerConfig {
     }
 
     /**
-     * @return the policy text (characters) all connections' filters may hold together: a sixteenth
-     *         of {@link #maxMemory()} (a compiled policy takes about three times its text in heap)
+     * @return the policy text (characters) all connections' filters may hold together: a sixty-fourth
+     *         of {@link #maxMemory()} (a compiled policy takes 3 to 19 times its text in heap)
      */
     public long filterBudget() {
-        return maxMemory / 16;
+        return maxMemory / 64;
     }
 
     /**
@@ -452,7 +452,7 @@ public final class ServerConfig {
         private int maxSubscriptions = 100_000;
         private int maxFilters = 1_024;
         private long maxFilterBytes = 256L << 10;
-        private long maxSubscriptionMemory = Math.max(MIN_MAX_MEMORY, Runtime.getRuntime().maxMemory() / 2);
+        private long maxSubscriptionMemory = Math.max(MIN_MAX_MEMORY, Runtime.getRuntime().maxMemory() / 4);
         private Duration pingInterval = Duration.ofMinutes(2);
         private int maxPingsOut = 2;
         private Duration authTimeout = Duration.ofSeconds(2);
@@ -608,8 +608,10 @@ public final class ServerConfig {
 
         /**
          * @param maxSubscriptionMemory bytes of heap all connections' subscriptions may hold
-         *                              together, &gt;= 1 MiB; default half the maximum heap (a
-         *                              subscription takes about 770 bytes plus twice its subject)
+         *                              together, &gt;= 1 MiB; default a quarter of the maximum heap
+         *                              (with {@link #maxMemory(long)}'s quarter, half the heap stays
+         *                              for everything else; a subscription takes 400 bytes, twice
+         *                              its subject and 240 bytes a token of it)
          * @return this
          * @throws IllegalArgumentException naming the value when it is below 1 MiB
          */

@@ -27,6 +27,25 @@ class ServerRequestsTest {
     }
 
     @Test
+    void anApiAnswerIsNeverPublishedToAnApiSubject() {
+        try (ServerUnderTest server = ServerUnderTest.start();
+             RawClient watcher = RawClient.connect(server.port());
+             RawClient client = RawClient.connect(server.port())) {
+            watcher.handshake();
+            watcher.send("SUB > 1\r\nPING\r\n");
+            watcher.expectLine("PONG");
+            client.handshake();
+            String request = "{\"subject\":\"pub.a\"}";
+            client.send("PUB " + ServerRequests.FILTER_API + " " + ServerRequests.FILTER_API + " " + request.length()
+                    + "\r\n" + request + "\r\nPING\r\n");
+            assertThat(client.readLine()).startsWith("-ERR 'Permissions Violation for Publish to");
+            client.expectLine("PONG");
+            watcher.send("PING\r\n");
+            watcher.expectLine("PONG"); // nothing delivered to '>' before it
+        }
+    }
+
+    @Test
     void everyListedMonitorPathIsServed() throws Exception {
         try (ServerUnderTest server = ServerUnderTest.start(c -> c.monitorPort(0))) {
             MonitorClient monitor = new MonitorClient(server.monitorPort());

@@ -37,8 +37,9 @@ class SubscriptionMemoryTest {
             for (String line = storm.readLine(); !line.equals("PONG"); line = storm.readLine()) {
                 errors.add(line);
             }
-            // 1 MiB at about 1,150 bytes each (768 + twice the ~190-character subject): about 910 fit.
-            assertThat(errors).hasSizeBetween(2_000 - 950, 2_000 - 880)
+            // 1 MiB at about 1,500 bytes each (400 + twice the ~190-character subject + 240 for each
+            // of its 3 tokens): about 700 fit.
+            assertThat(errors).hasSizeBetween(2_000 - 720, 2_000 - 680)
                     .allMatch(e -> e.startsWith("-ERR 'maximum subscriptions exceeded: max_subscription_memory=1048576"));
             storm.send("PING\r\n");
             storm.expectLine("PONG"); // still open
@@ -47,9 +48,9 @@ class SubscriptionMemoryTest {
             assertThat(number(ringbus, "subscriptions_refused")).isEqualTo(errors.size());
             assertThat(number(ringbus, "subscription_memory")).isBetween((1L << 20) - 2_000, 1L << 20);
 
-            // Given back by UNSUB: as many new ones fit again.
+            // Given back by UNSUB: new ones fit again.
             StringBuilder unsubs = new StringBuilder();
-            for (int sid = 1; sid <= 100; sid++) {
+            for (int sid = 1; sid <= 110; sid++) { // their subjects are a few characters shorter
                 unsubs.append("UNSUB ").append(sid).append("\r\n");
             }
             for (int sid = 3_001; sid <= 3_100; sid++) {
@@ -67,10 +68,36 @@ class SubscriptionMemoryTest {
                 client.handshake();
                 client.send("SUB pub.b 1\r\nSUB pub.d q 2\r\nPING\r\n");
                 client.expectLine("PONG");
-                assertThat(number(varz(server), "subscription_memory")).isEqualTo(2 * 768 + 2 * 5 + 2 * 5 + 2);
+                assertThat(number(varz(server), "subscription_memory")).isEqualTo(2 * (400 + 2 * 5 + 2 * 240) + 2);
             }
             io.ringbus.testkit.Await.until("the closed connection's subscriptions given back",
                     () -> number(varz(server), "subscription_memory") == 0, () -> number(varz(server), "subscription_memory"));
+        }
+    }
+
+    @Test
+    void autoUnsubscribedSubscriptionsAreDroppedWithTheirCharge() {
+        try (ServerUnderTest server = ServerUnderTest.start(c -> c.monitorPort(0));
+             RawClient client = RawClient.connect(server.port())) {
+            client.handshake();
+            StringBuilder loop = new StringBuilder();
+            for (int sid = 1; sid <= 5_000; sid++) {
+                // A fresh sid each time, ended by its one message: kept until the connection closed, once.
+                loop.append("SUB pub.once ").append(sid).append("\r\nUNSUB ").append(sid).append(" 1\r\n")
+                        .append("PUB pub.once 0\r\n\r\n");
+            }
+            client.send(loop.append("PING\r\n").toString());
+            int delivered = 0;
+            for (String line = client.readLine(); !line.equals("PONG"); line = client.readLine()) {
+                if (line.startsWith("MSG ")) {
+                    client.readLine(); // the empty payload
+                    delivered++;
+                }
+            }
+            assertThat(delivered).isPositive();
+            long one = 400 + 2 * "pub.once".length() + 2 * 240;
+            // Ended ones are dropped once their notes double: never more than a few hundred held.
+            assertThat(number(varz(server), "subscription_memory")).isLessThan(300 * one);
         }
     }
 

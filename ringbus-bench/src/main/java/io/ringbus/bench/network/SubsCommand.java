@@ -59,6 +59,10 @@ public final class SubsCommand implements Callable<Integer> {
     @Option(names = "--ringbus-heap", description = "ringbus-server's -Xmx (default: ${DEFAULT-VALUE})")
     String ringbusHeap = "2g";
 
+    @Option(names = "--ringbus-subscription-memory", description = "ringbus-server's max_subscription_memory"
+            + " (default: ${DEFAULT-VALUE})")
+    String ringbusSubscriptionMemory = "1536m";
+
     @Option(names = "--ringbus-jvm-arg", description = "extra JVM option for ringbus-server, repeatable (e.g. -Xlog:gc)")
     List<String> ringbusJvmArgs = new ArrayList<>();
 
@@ -109,7 +113,14 @@ public final class SubsCommand implements Callable<Integer> {
         List<SubsReport.ServerSubs> results = new ArrayList<>();
         for (ServerKind kind : kinds) {
             int port = EphemeralPorts.pick();
-            List<String> command = kind.command(binaries, port, ringbusHeap, ringbusJvmArgs, null);
+            Path config = null;
+            if (kind == ServerKind.RINGBUS) {
+                // A million subscriptions (3 tokens each, about 1.2 KB charged) need more than the
+                // default quarter of the heap: the limit is explicit, as a user would set it.
+                config = Files.writeString(dir.resolve("ringbus-subs.properties"),
+                        "max_subscription_memory=" + ringbusSubscriptionMemory + "\n");
+            }
+            List<String> command = kind.command(binaries, port, ringbusHeap, ringbusJvmArgs, config);
             try (ServerProcess server = ServerProcess.start(kind, command, port, dir, System.out)) {
                 List<String> withServer = new ArrayList<>(List.of("-url", server.url(), "-pid", Long.toString(server.pid())));
                 withServer.addAll(args);

@@ -181,7 +181,7 @@ final class ConnectionFilters {
         }
         if (delta > 0 && server.filterBytes.get() + delta > config.filterBudget()) {
             return "filter limit reached: the server's filters hold " + server.filterBytes.get()
-                    + " characters of policy (the budget, a sixteenth of max_memory, is " + config.filterBudget() + ")";
+                    + " characters of policy (the budget, a sixty-fourth of max_memory, is " + config.filterBudget() + ")";
         }
         return null;
     }

@@ -36,8 +36,10 @@ import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -82,6 +84,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private static final long OVERDRAFT_IDLE_NANOS = 50_000_000;
     /** Above this, incomplete input is kept on the heap (bounded by the budget), not in direct memory. */
     private static final int HEAP_INPUT = 64 << 10;
+    /** Auto-unsubscribing sids noted before the first look for ended ones. */
+    private static final int MIN_ENDING_LOOK = 64;
     /** Least time between two scans for inactive subscriptions that freed nothing. */
     private static final long PRUNE_INTERVAL_NANOS = 100_000_000;
     /** Every network subscription (but its queue group): shared, as a server may hold a million. */
@@ -98,6 +102,10 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private long lastPrune = System.nanoTime() - PRUNE_INTERVAL_NANOS;
     /** Event loop only: whether that drop found any (then the next limit may drop again at once). */
     private boolean lastPruneFreed = true;
+    /** Event loop only: sids given a message limit ({@code UNSUB sid max}), looked at in {@link #autoUnsubscribing}. */
+    private final Set<String> endingSids = new LinkedHashSet<>();
+    /** Event loop only: how many of them make the next look. */
+    private int endingSidsLookAt = MIN_ENDING_LOOK;
     /** Event loop only: this connection's content filters ($RB.API.FILTER) and their charge. */
     private final ConnectionFilters filters;
     private final ConnectionStats stats = new ConnectionStats();
@@ -855,6 +863,33 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
                 || server.subscriptionBytes.get() + cost > server.config.maxSubscriptionMemory();
     }
 
+    /**
+     * Notes a subscription that ends by itself after its last message ({@code UNSUB sid max}) and,
+     * once such notes have doubled since the last look, drops those that ended: a client that
+     * subscribes, auto-unsubscribes and publishes in a loop would otherwise keep every ended
+     * subscription (and its charge) until the connection closes. Amortized O(1) per UNSUB.
+     */
+    private void autoUnsubscribing(String sid) {
+        endingSids.add(sid);
+        if (endingSids.size() < endingSidsLookAt) {
+            return;
+        }
+        for (Iterator<String> it = endingSids.iterator(); it.hasNext(); ) {
+            String ending = it.next();
+            Subscription subscription = subscriptions.get(ending);
+            if (subscription == null) {
+                it.remove();
+            } else if (!subscription.isActive()) {
+                it.remove();
+                subscriptions.remove(ending);
+                filters.sidReleased(ending);
+                release(subscription);
+                server.counters.unsubscribes.increment();
+            }
+        }
+        endingSidsLookAt = Math.max(MIN_ENDING_LOOK, 2 * endingSids.size());
+    }
+
     /** Gives back the heap charged for a subscription this connection no longer holds. */
     private void release(Subscription subscription) {
         server.subscriptionBytes.addAndGet(-SubscriptionCost.of(subscription.pattern(),
@@ -889,9 +924,13 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         }
     }
 
-    /** @return whether the client may publish to {@code replyTo} (scope, then permissions); if not, {@code -ERR} */
+    /**
+     * @return whether the client may publish to {@code replyTo} (scope, then permissions; never
+     *         the API's own subjects, which are not routed); if not, {@code -ERR}
+     */
     private boolean replyPermitted(String replyTo) {
-        if (!mayPublish(replyTo) || permissions != null && !permissions.mayPublish(replyTo)) {
+        if (replyTo.startsWith(FilterRequest.API_PREFIX) || !mayPublish(replyTo)
+                || permissions != null && !permissions.mayPublish(replyTo)) {
             permissionViolation("Publish", replyTo);
             return false;
         }
@@ -950,6 +989,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             if (maxMessages > 0) {
                 subscription.unsubscribeAfter(maxMessages);
                 filters.unsubscribeAfter(sid, maxMessages);
+                autoUnsubscribing(sid);
             } else {
                 filters.sidReleased(sid);
                 subscriptions.remove(sid);

@@ -9,7 +9,6 @@ import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 
 import java.io.IOException;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 
 /**
@@ -33,7 +32,7 @@ final class JsonResponse {
             .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
             .build();
 
-    private final StringWriter out = new StringWriter(1024);
+    private final BoundedWriter out = new BoundedWriter(BoundedWriter.MAX_CHARS);
     private final JsonGenerator gen;
 
     JsonResponse() {

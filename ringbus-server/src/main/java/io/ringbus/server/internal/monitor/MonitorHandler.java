@@ -21,6 +21,7 @@ import io.ringbus.core.Scope;
 import io.ringbus.server.ServerRequests;
 import io.ringbus.server.internal.CheckTicket;
 import io.ringbus.server.internal.CostlyCheckPool;
+import io.ringbus.server.internal.FatalErrors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -271,6 +272,8 @@ final class MonitorHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        // An OutOfMemoryError here is the server's, handled as everywhere (FatalErrors), never swallowed.
+        FatalErrors.check(cause, "the monitor");
         LOG.debug("monitor connection {} failed; closing", ctx.channel().remoteAddress(), cause);
         ctx.close();
     }
