@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static io.ringbus.server.MonitorClient.field;
 import static io.ringbus.server.MonitorClient.number;
@@ -207,6 +208,50 @@ class AuthenticatorTest {
         assertThat(number(checks, "abandoned")).as("before the pool every one ran: %s", checks.toJson())
                 .isGreaterThanOrEqualTo(leaving - 3);
         assertThat(number(checks, "queued")).isZero();
+    }
+
+    /**
+     * 60 addresses keep sending wrong bcrypt passwords; a round of their checks (one per address)
+     * takes longer than the authenticator timeout. Once each has failed, a valid user from a 61st
+     * address is served before them and logs in (served in turn, it waited a whole round and
+     * timed out, as the review found).
+     */
+    @Test
+    void aValidLoginFromANewAddressIsServedBeforeAddressesThatFailed() throws Exception {
+        String hash = bcrypt("hunter2", 10);
+        server = ServerUnderTest.start(c -> c.monitorPort(0).token("r00t", Scope.ROOT).user("dave", hash, Scope.PUBLIC)
+                .authCheckThreads(1).authenticatorTimeout(Duration.ofSeconds(3)).authTimeout(Duration.ofSeconds(5)));
+        int sources = 60;
+        AtomicBoolean flooding = new AtomicBoolean(true);
+        List<Thread> attackers = new ArrayList<>();
+        for (int a = 0; a < sources * 2; a++) {
+            String from = "127.0.0." + (1 + a % sources);
+            attackers.add(Thread.ofVirtual().start(() -> {
+                while (flooding.get()) {
+                    try (RawClient attacker = RawClient.connectFrom(from, server.port())) {
+                        attacker.readLine(); // INFO
+                        attacker.send("CONNECT {\"user\":\"dave\",\"pass\":\"guess\"}\r\nPING\r\n");
+                        attacker.readUntilClosed();
+                    } catch (RuntimeException | AssertionError closed) {
+                        // refused or reset: again
+                    }
+                }
+            }));
+        }
+        try {
+            MonitorClient monitor = new MonitorClient(server.monitorPort());
+            Await.until("every flooding address failed once", Duration.ofSeconds(120),
+                    () -> number(authChecks(monitor), "suspect_sources") >= sources);
+            try (RawClient dave = RawClient.connectFrom("127.1.0.1", server.port())) {
+                dave.handshake("{\"verbose\":false,\"user\":\"dave\",\"pass\":\"hunter2\"}");
+                dave.assertRoundTrip("pub.dave");
+            }
+        } finally {
+            flooding.set(false);
+            for (Thread attacker : attackers) {
+                attacker.join(30_000);
+            }
+        }
     }
 
     private static JsonValue authChecks(MonitorClient monitor) {

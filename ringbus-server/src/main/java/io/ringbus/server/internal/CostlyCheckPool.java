@@ -33,7 +33,12 @@ import java.util.function.Supplier;
  *   <li>a check whose client left ({@link CheckTicket#abandon()}) is dropped from its queue and
  *       never run ({@code abandoned}).</li>
  * </ul>
- * Each connection has at most one check waiting (a NATS connection reads nothing while its
+ * Sources whose check failed in the last {@value #SUSPECT_SECONDS} s (a wrong password) are
+ * served after every other source: an attacker with many addresses gets one check per address
+ * before a valid user's, not one per address for every one of theirs; the last
+ * {@value #MAX_SUSPECTS} such sources are remembered.
+ *
+ * <p>Each connection has at most one check waiting (a NATS connection reads nothing while its
  * CONNECT is checked; the monitor answers one request of a connection at a time), so all queues
  * together hold at most one check per connection.
  *
@@ -42,6 +47,11 @@ import java.util.function.Supplier;
  * first check so a server without bcrypt passwords has none).
  */
 public final class CostlyCheckPool implements AutoCloseable {
+    /** How long a source whose check failed is served after the others. */
+    static final int SUSPECT_SECONDS = 60;
+    /** Sources with a failed check remembered at most (the oldest forgotten first). */
+    static final int MAX_SUSPECTS = 4_096;
+
     private final int threadCount;
     private final int perSource;
     private final ServerCounters counters;
@@ -49,6 +59,8 @@ public final class CostlyCheckPool implements AutoCloseable {
     private final Condition waiting = lock.newCondition();
     /** Sources with checks waiting, in turn order: the first is served next, then goes to the back. Under lock. */
     private final LinkedHashMap<String, ArrayDeque<Check<?>>> queues = new LinkedHashMap<>();
+    /** Sources whose last check failed, by when, oldest first. Under lock. */
+    private final LinkedHashMap<String, Long> suspects = new LinkedHashMap<>();
     /** Checks waiting in all queues. Under lock. */
     private int queued;
     private boolean started;
@@ -119,6 +131,33 @@ public final class CostlyCheckPool implements AutoCloseable {
             lock.unlock();
         }
         return answer;
+    }
+
+    /**
+     * Notes that a check of the ticket's source failed (a wrong password): its later checks wait
+     * until no other source's do, for {@value #SUSPECT_SECONDS} s. Never blocks for long.
+     */
+    public void failed(CheckTicket ticket) {
+        lock.lock();
+        try {
+            suspects.remove(ticket.source());
+            suspects.put(ticket.source(), System.nanoTime());
+            if (suspects.size() > MAX_SUSPECTS) {
+                suspects.pollFirstEntry();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return sources remembered for a failed check (served after the others) */
+    public int suspects() {
+        lock.lock();
+        try {
+            return suspects.size();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** @return checks waiting for a thread now, all sources together */
@@ -215,7 +254,7 @@ public final class CostlyCheckPool implements AutoCloseable {
                 }
                 waiting.awaitUninterruptibly();
             }
-            Map.Entry<String, ArrayDeque<Check<?>>> turn = queues.pollFirstEntry();
+            Map.Entry<String, ArrayDeque<Check<?>>> turn = nextTurn();
             Check<?> check = turn.getValue().poll();
             queued--;
             if (!turn.getValue().isEmpty()) {
@@ -225,6 +264,27 @@ public final class CostlyCheckPool implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Under lock, {@code queues} not empty: removes and returns the first source in turn order
+     * without a recent failed check, or else the first source.
+     */
+    private Map.Entry<String, ArrayDeque<Check<?>>> nextTurn() {
+        long now = System.nanoTime();
+        long suspectNanos = SUSPECT_SECONDS * 1_000_000_000L;
+        while (!suspects.isEmpty() && now - suspects.firstEntry().getValue() > suspectNanos) {
+            suspects.pollFirstEntry();
+        }
+        if (!suspects.isEmpty()) {
+            for (Map.Entry<String, ArrayDeque<Check<?>>> entry : queues.entrySet()) {
+                if (!suspects.containsKey(entry.getKey())) {
+                    queues.remove(entry.getKey());
+                    return entry;
+                }
+            }
+        }
+        return queues.pollFirstEntry();
     }
 
     private <T> void run(Check<T> check) {

@@ -28,7 +28,13 @@ public final class PasswordCheck {
                                                      CostlyCheckPool pool, CheckTicket ticket) {
         String password = given == null ? "" : given;
         if (credential.bcrypt()) {
-            return pool.submit(ticket, () -> OpenBSDBCrypt.checkPassword(credential.password(), password.toCharArray()));
+            return pool.submit(ticket, () -> {
+                boolean matches = OpenBSDBCrypt.checkPassword(credential.password(), password.toCharArray());
+                if (!matches) {
+                    pool.failed(ticket); // its source's next checks wait for the other sources'
+                }
+                return matches;
+            });
         }
         return CompletableFuture.completedFuture(MessageDigest.isEqual(password.getBytes(StandardCharsets.UTF_8),
                 credential.password().getBytes(StandardCharsets.UTF_8)));

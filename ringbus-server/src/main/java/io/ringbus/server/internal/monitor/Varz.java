@@ -150,6 +150,7 @@ final class Varz {
                 .field("per_source", server.checks().perSource())
                 .field("timeout", server.config().authenticatorTimeout().toNanos() / 1e9)
                 .field("queued", server.checks().queued())
+                .field("suspect_sources", server.checks().suspects())
                 .field("run", counters.authChecksRun())
                 .field("refused", counters.authChecksRefused())
                 .field("expired", counters.authChecksExpired())
