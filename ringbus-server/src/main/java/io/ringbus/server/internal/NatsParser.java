@@ -31,7 +31,7 @@ import java.util.Arrays;
  * eol      = [CR] LF                         ; bare LF accepted, as nats-server does
  * size     = 1*9DIGIT                        ; payload bytes, &lt;= maxPayload      (MAX_SIZE_DIGITS)
  * hsize    = 1*9DIGIT                        ; header bytes, &lt;= size
- * max-msgs = 1*18DIGIT                       ; (MAX_COUNT_DIGITS)
+ * max-msgs = 1*9DIGIT                        ; (MAX_COUNT_DIGITS; more: unsubscribe now, as nats-server)
  * headers  = *octet                          ; exactly hsize octets, forwarded as they are
  *                                            ; (clients send "NATS/1.0..." (HEADER_VERSION))
  * payload  = *octet                          ; exactly size (PUB) or size - hsize (HPUB) octets
@@ -77,8 +77,11 @@ public final class NatsParser {
     public static final int MAX_SIZE_DIGITS = 9;
     /** Largest size a size field can express, hence the largest useful {@code maxPayload}. */
     public static final int MAX_SIZE = 999_999_999;
-    /** Most digits in the {@code max-msgs} field of UNSUB (fits a long). */
-    public static final int MAX_COUNT_DIGITS = 18;
+    /**
+     * Most digits in the {@code max-msgs} field of UNSUB: nats-server reads it as a size (9 digits
+     * at most), and a longer one, as any that is not a number, unsubscribes at once.
+     */
+    public static final int MAX_COUNT_DIGITS = 9;
     /** The version line every HPUB header block starts with. */
     public static final String HEADER_VERSION = "NATS/1.0";
 
