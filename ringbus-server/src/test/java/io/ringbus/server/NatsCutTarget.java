@@ -51,9 +51,9 @@ final class NatsCutTarget implements PowerCutTarget {
         return "default";
     }
 
-    /** @return how often the stream had to be created: once, unless a cut lost it */
-    int streamsCreated() {
-        return streamsCreated;
+    @Override
+    public String notes() {
+        return streamsCreated > 1 ? "stream lost and re-created " + (streamsCreated - 1) + " times" : "";
     }
 
     @Override

@@ -58,17 +58,18 @@ final class PowerCutRun {
      * @param resent          ids sent again after a restart (acknowledgement lost with the server)
      * @param duplicateAcks   of those, acknowledged as duplicates (the store had them)
      * @param firstRetained   the first sequence the last read-back held (above 1: retention deleted)
+     * @param notes           what else the target says ({@link PowerCutTarget#notes()})
      * @param failure         why the run stopped early (a refusal to start), or null
      */
     record Result(String server, String policy, String mode, long acknowledged, long lost, long duplicated,
                   long orderViolations, int cleanRestarts, int cuts, long resent, long duplicateAcks, long firstRetained,
-                  String failure) {
+                  String notes, String failure) {
         /** @return a table row */
         String row() {
             double percent = acknowledged == 0 ? 0 : 100.0 * lost / acknowledged;
             return String.format(Locale.ROOT, "| %s | %s | %s | %,d | %,d (%.2f %%) | %,d | %d / %d |", server, policy,
                     mode, acknowledged, lost, percent, duplicated, cleanRestarts, cuts)
-                    + (failure == null ? "" : " " + failure);
+                    + (notes.isEmpty() ? "" : " " + notes) + (failure == null ? "" : " " + failure);
         }
     }
 
@@ -127,7 +128,7 @@ final class PowerCutRun {
         }
         return new Result(target.server(), target.policy(), mode, ledger.acknowledged(), ledger.lost().size(),
                 ledger.duplicated().size(), ledger.orderViolations(), clean, cuts, ledger.resent(),
-                ledger.duplicateAcks(), ledger.retainedFrom(), failure);
+                ledger.duplicateAcks(), ledger.retainedFrom(), target.notes(), failure);
     }
 
     private static void publishThenKill(PowerCutTarget target, int port, Settings settings, PowerCutLedger ledger,

@@ -47,6 +47,11 @@ interface PowerCutTarget {
      */
     List<StoredId> readBack(Path dir) throws IOException;
 
+    /** @return what else the table should say about the run (empty by default) */
+    default String notes() {
+        return "";
+    }
+
     /**
      * A record read back: its stream sequence and the message id its payload starts with.
      *
