@@ -66,7 +66,8 @@ public final class PowerCutSoak {
             System.err.println("power-loss file system unavailable: " + PowerLossFileSystem.unavailableReason());
             System.exit(2);
         }
-        if (work == null) {
+        boolean ownWork = work == null;
+        if (ownWork) {
             work = Files.createTempDirectory("powercut");
         }
         List<PowerCutRun.Result> results = new ArrayList<>();
@@ -85,6 +86,9 @@ public final class PowerCutSoak {
                     deleteTree(dir);
                 }
             }
+        }
+        if (ownWork) {
+            deleteTree(work);
         }
         System.out.println();
         System.out.println("| server | policy | names durable | acknowledged | lost | duplicated | clean restarts / cuts |");
