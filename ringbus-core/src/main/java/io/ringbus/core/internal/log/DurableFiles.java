@@ -234,6 +234,20 @@ public final class DurableFiles {
      *                     tried) or the directory
      */
     public void delete(Path... files) throws IOException {
+        if (unlink(files)) {
+            syncDirectory(files[0].toAbsolutePath().getParent());
+        }
+    }
+
+    /**
+     * Deletes files of one directory (those that exist) without forcing it: the caller forces the
+     * directory before it reports the deletion done (a log's flusher, off the appending thread).
+     *
+     * @param files the files, all in one directory
+     * @return whether any existed
+     * @throws IOException naming the first file that could not be deleted (the others are still tried)
+     */
+    public boolean unlink(Path... files) throws IOException {
         IOException failed = null;
         boolean any = false;
         for (Path file : files) {
@@ -251,12 +265,10 @@ public final class DurableFiles {
                 }
             }
         }
-        if (any) {
-            syncDirectory(files[0].toAbsolutePath().getParent());
-        }
         if (failed != null) {
             throw failed;
         }
+        return any;
     }
 
     /**

@@ -51,7 +51,8 @@ final class Segment {
     private boolean truncatePending;
     private final Set<Long> corruptPositions = ConcurrentHashMap.newKeySet();
 
-    private Segment(Path dir, long baseSequence, boolean create, DurableFiles files) throws IOException {
+    private Segment(Path dir, long baseSequence, boolean create, boolean durableName, DurableFiles files)
+            throws IOException {
         this.baseSequence = baseSequence;
         this.logFile = dir.resolve(name(baseSequence, ".log"));
         this.indexFile = dir.resolve(name(baseSequence, ".idx"));
@@ -63,7 +64,7 @@ final class Segment {
         try {
             if (create) {
                 idx.truncate(0); // a stale index of an earlier segment of this base
-                logChannel = files.openOrCreate(logFile, true);
+                logChannel = files.openOrCreate(logFile, durableName);
             } else {
                 logChannel = FileChannel.open(logFile, StandardOpenOption.READ, StandardOpenOption.WRITE);
             }
@@ -82,12 +83,20 @@ final class Segment {
      * can be acknowledged.
      */
     static Segment create(Path dir, long baseSequence, DurableFiles files) throws IOException {
-        return new Segment(dir, baseSequence, true, files);
+        return new Segment(dir, baseSequence, true, true, files);
+    }
+
+    /**
+     * Creates an empty segment whose name is not forced yet: the caller forces the directory before
+     * any record in it is reported durable (a log's flusher does, off the appending thread).
+     */
+    static Segment createUnsynced(Path dir, long baseSequence, DurableFiles files) throws IOException {
+        return new Segment(dir, baseSequence, true, false, files);
     }
 
     /** Opens an existing segment; call {@link #recover} before using it. */
     static Segment open(Path dir, long baseSequence, DurableFiles files) throws IOException {
-        return new Segment(dir, baseSequence, false, files);
+        return new Segment(dir, baseSequence, false, false, files);
     }
 
     /** @return {@code 00000000000000000042.log} for base 42 */
@@ -336,5 +345,11 @@ final class Segment {
     void delete() throws IOException {
         close();
         files.delete(logFile, indexFile);
+    }
+
+    /** Closes and unlinks the files; the caller forces the directory (a log's flusher). */
+    void unlink() throws IOException {
+        close();
+        files.unlink(logFile, indexFile);
     }
 }

@@ -16,6 +16,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.zip.CRC32C;
@@ -58,6 +61,19 @@ public final class SegmentLog implements AutoCloseable {
     private volatile long lastSequence;
     private long lastTimestamp;
     private volatile boolean closed;
+    /**
+     * A roll created or retention deleted a name in {@link #dir} that is not forced yet: the
+     * flusher forces the directory before it reports anything past it durable. Set under
+     * {@link #appendLock} after the name changed and before the roll's first record is appended;
+     * taken by the flusher after it read the sequence it will report (see {@link #forceAppended}).
+     */
+    private final AtomicBoolean directoryUnsynced = new AtomicBoolean();
+    /**
+     * Segments retention dropped, unlinked by the flusher (with the directory forced after), not
+     * by the appending thread: an unlink waits for the file system's journal, which the flusher's
+     * forces keep busy.
+     */
+    private final Queue<Segment> retired = new ConcurrentLinkedQueue<>();
     /** Every record up to here was consumed (a work queue's ack floor): its segments may go. Under appendLock. */
     private long consumedThrough;
 
@@ -225,15 +241,22 @@ public final class SegmentLog implements AutoCloseable {
                 + headerBytes + " + " + payloadBytes + " B, maxRecordBytes=" + config.maxRecordBytes());
     }
 
-    /** Closes the active segment (forced unless the policy is OS) and starts one at {@code base}. */
+    /**
+     * Starts a segment at {@code base}. With a flusher (ALWAYS, INTERVAL) nothing here waits for the
+     * disk: the appending thread may be a server's event loop, shared by many clients. The old
+     * segment is forced, the new name and retention's deletions made durable (the directory
+     * forced), by the flusher before it reports any record past them durable (see
+     * {@link #forceAppended}). Under OS nothing is forced at all.
+     */
     private Segment roll(long base) throws IOException {
         Segment[] current = segments;
-        Segment old = current[current.length - 1];
-        if (config.policy() != FsyncPolicy.OS) {
-            old.force(); // the flusher forces only the active segment: nothing behind it may be unforced
-            fsyncs.incrementAndGet();
+        Segment created;
+        if (flusher != null) {
+            created = Segment.createUnsynced(dir, base, files);
+            directoryUnsynced.set(true); // after the name exists, before its first record is appended
+        } else {
+            created = Segment.create(dir, base, files);
         }
-        Segment created = Segment.create(dir, base, files); // a durable name before its first record
         Segment[] next = Arrays.copyOf(current, current.length + 1);
         next[current.length] = created;
         segments = next;
@@ -293,7 +316,12 @@ public final class SegmentLog implements AutoCloseable {
         for (int i = 0; i < drop; i++) {
             LOG.debug("{}: deleted by retention", current[i].logFile);
             try {
-                current[i].delete();
+                if (flusher != null && !closed) {
+                    retired.add(current[i]); // the flusher unlinks it and forces the directory
+                    flusher.request();
+                } else {
+                    current[i].delete();
+                }
             } catch (IOException e) {
                 LOG.warn("{}: retention could not delete it: {}", current[i].logFile, e.toString());
             }
@@ -379,21 +407,49 @@ public final class SegmentLog implements AutoCloseable {
      * @return the sequence now durable
      */
     long forceAppended(long durable) throws IOException {
+        unlinkRetired();
         long target = lastSequence;
-        if (target <= durable) {
+        // Taken after the sequence is read: a roll marks its new name before appending into it, so
+        // a record in target's range has its name's mark seen here, or forced by an earlier force.
+        boolean unsyncedNames = directoryUnsynced.getAndSet(false);
+        if (target <= durable && !unsyncedNames) {
             return durable;
         }
         Segment[] current = segments;
-        Segment active = current[current.length - 1];
-        try {
-            active.force();
-        } catch (ClosedChannelException e) {
-            if (!closed && segments[segments.length - 1] == active) {
-                throw e; // otherwise retention deleted it after a roll had forced it
+        for (Segment segment : current) {
+            if (!segment.unforced()) {
+                continue; // a roll leaves the old segment to this thread: every unforced one is forced
+            }
+            try {
+                segment.force();
+                fsyncs.incrementAndGet();
+            } catch (ClosedChannelException e) {
+                if (!closed && Arrays.asList(segments).contains(segment)) {
+                    throw e; // otherwise retention deleted it meanwhile
+                }
             }
         }
-        fsyncs.incrementAndGet();
+        if (unsyncedNames) {
+            try {
+                files.syncDirectory(dir);
+            } catch (IOException e) {
+                directoryUnsynced.set(true); // tried again by the next force
+                throw e;
+            }
+        }
         return target;
+    }
+
+    /** Unlinks the segments retention dropped (flusher, or close); the directory is forced after. */
+    private void unlinkRetired() {
+        for (Segment segment = retired.poll(); segment != null; segment = retired.poll()) {
+            try {
+                segment.unlink();
+            } catch (IOException e) {
+                LOG.warn("{}: retention could not delete it: {}", segment.logFile, e.toString());
+            }
+            directoryUnsynced.set(true);
+        }
     }
 
     /**
@@ -507,12 +563,17 @@ public final class SegmentLog implements AutoCloseable {
                         fsyncs.incrementAndGet();
                     }
                 }
+                unlinkRetired();
+                if (directoryUnsynced.getAndSet(false)) {
+                    forcing = null;
+                    files.syncDirectory(dir); // names a roll or retention changed since the last force
+                }
                 if (flusher != null) {
                     flusher.finish(lastSequence);
                 }
             }
         } catch (IOException e) {
-            LOG.error("{}: fsync at close failed: {}", forcing.logFile, e.toString());
+            LOG.error("{}: fsync at close failed: {}", forcing == null ? dir : forcing.logFile, e.toString());
         } finally {
             for (Segment segment : current) {
                 closeQuietly(segment);
