@@ -2,9 +2,11 @@ package io.ringbus.bench.hostile;
 
 import io.ringbus.bench.HumanDurationConverter;
 import io.ringbus.bench.JvmDescription;
+import io.ringbus.bench.network.PeerBinaries;
 import io.ringbus.bench.network.ServerBinaries;
 import io.ringbus.bench.network.ServerKind;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -16,9 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
@@ -54,11 +54,8 @@ public final class HostileCommand implements Callable<Integer> {
     @Option(names = "--ringbus-heap", description = "ringbus-server's -Xmx (default: ${DEFAULT-VALUE})")
     String heap = "128m";
 
-    @Option(names = "--server-jar", description = "ringbus-server.jar (default: ringbus-server/target/)")
-    Path serverJar;
-
-    @Option(names = "--nats-server", description = "the nats-server binary (default: on PATH or /usr/sbin)")
-    Path natsServer;
+    @Mixin
+    PeerBinaries peers;
 
     @Option(names = "--work-dir", description = "logs, configuration files and stores (default: a new temp directory)")
     Path workDir;
@@ -85,8 +82,7 @@ public final class HostileCommand implements Callable<Integer> {
                 }
                 return 0;
             }
-            Set<ServerKind> needed = EnumSet.copyOf(kinds);
-            binaries = ServerBinaries.locate(needed, serverJar, natsServer);
+            binaries = peers.servers(kinds);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

@@ -12,7 +12,7 @@ import java.util.Set;
  * picocli's {@code @Mixin}: {@code --server-jar}, {@code --nats-server} and {@code --natsload}.
  * Each is looked for in its usual place when not given.
  */
-final class PeerBinaries {
+public final class PeerBinaries {
     @Option(names = "--server-jar", description = "ringbus-server.jar (default: ringbus-server/target/ beside this jar)")
     Path serverJar;
 
@@ -23,7 +23,7 @@ final class PeerBinaries {
     Path natsload;
 
     /** Creates the options; picocli fills them in. */
-    PeerBinaries() {
+    public PeerBinaries() {
     }
 
     /**
@@ -32,7 +32,7 @@ final class PeerBinaries {
      * @throws IllegalArgumentException saying what is missing and how to get it
      * @see ServerBinaries#locate(Set, Path, Path)
      */
-    ServerBinaries servers(Collection<ServerKind> kinds) {
+    public ServerBinaries servers(Collection<ServerKind> kinds) {
         Set<ServerKind> needed = EnumSet.noneOf(ServerKind.class);
         needed.addAll(kinds);
         return ServerBinaries.locate(needed, serverJar, natsServer);
