@@ -1,7 +1,6 @@
 package io.ringbus.bench.hostile;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -22,19 +21,17 @@ final class AuthAttacks {
     private static void bcryptFlood(Target target, long deadline) throws Exception {
         String wrong = Wire.connectLine("\"user\":\"carol\",\"pass\":\"guess\"") + "PING\r\n";
         while (!Attack.over(deadline)) {
-            List<Wire> round = new ArrayList<>();
             try (Held held = new Held(deadline)) {
                 for (int i = 0; i < 60; i++) {
                     try {
                         Wire wire = held.add(Wire.open(target.port()));
                         wire.send(wrong);
                         wire.discardInput();
-                        round.add(wire);
                     } catch (IOException refused) {
                         // counted by the server
                     }
                 }
-                // Next round once the server has answered (closed) these, or after 400 ms.
+                // The next round 400 ms later: the server closes these meanwhile.
                 long roundEnd = System.nanoTime() + 400_000_000L;
                 while (!Attack.over(deadline) && !Attack.over(roundEnd)) {
                     Thread.sleep(20);

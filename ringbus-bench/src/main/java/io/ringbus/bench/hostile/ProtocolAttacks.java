@@ -2,6 +2,7 @@ package io.ringbus.bench.hostile;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
@@ -55,21 +56,9 @@ final class ProtocolAttacks {
             sleeper.readLine();
             sleeper.send(Wire.connectLine(HostileConfig.login("alice")) + "SUB flood 1\r\nPING\r\n");
             byte[] message = pub("flood", null, new byte[MAX_PAYLOAD - 64]);
-            List<Thread> publishers = new java.util.ArrayList<>();
+            List<Thread> publishers = new ArrayList<>();
             for (int p = 0; p < 2; p++) {
-                publishers.add(Thread.ofVirtual().start(() -> {
-                    while (!Attack.over(deadline)) {
-                        try {
-                            Wire publisher = held.add(target.login("alice"));
-                            publisher.discardInput();
-                            while (!Attack.over(deadline)) {
-                                publisher.send(message);
-                            }
-                        } catch (IOException closed) {
-                            held.dropClosed();
-                        }
-                    }
-                }));
+                publishers.add(Thread.ofVirtual().start(() -> publishUntil(target, deadline, held, message)));
             }
             for (Thread publisher : publishers) {
                 publisher.join();
@@ -90,16 +79,21 @@ final class ProtocolAttacks {
             Wire reader = held.add(target.login("alice"));
             reader.send("SUB flood 1\r\n");
             reader.discardInput();
-            while (!Attack.over(deadline)) {
-                try {
-                    Wire publisher = held.add(target.login("alice"));
-                    publisher.discardInput();
-                    while (!Attack.over(deadline)) {
-                        publisher.send(message);
-                    }
-                } catch (IOException closed) {
-                    held.dropClosed();
+            publishUntil(target, deadline, held, message);
+        }
+    }
+
+    /** Publishes {@code message} as alice, as fast as the server reads, logging in again when closed. */
+    private static void publishUntil(Target target, long deadline, Held held, byte[] message) {
+        while (!Attack.over(deadline)) {
+            try {
+                Wire publisher = held.add(target.login("alice"));
+                publisher.discardInput();
+                while (!Attack.over(deadline)) {
+                    publisher.send(message);
                 }
+            } catch (IOException closed) {
+                held.dropClosed();
             }
         }
     }
