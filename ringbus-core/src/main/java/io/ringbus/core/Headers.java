@@ -103,22 +103,96 @@ public final class Headers {
     }
 
     private static Map<String, List<String>> parse(byte[] block) {
-        String[] lines = new String(block, StandardCharsets.UTF_8).split("\r\n");
+        String text = new String(block, StandardCharsets.UTF_8);
         Builder builder = builder();
-        for (int i = 1; i < lines.length; i++) {
-            int colon = lines[i].indexOf(':');
-            if (colon <= 0) {
-                continue;
+        // Lines end with CRLF (a lone CR or LF stays inside its line and makes it invalid); the
+        // first is the version line.
+        int start = text.indexOf("\r\n");
+        while (start >= 0) {
+            start += 2;
+            int end = text.indexOf("\r\n", start);
+            String line = text.substring(start, end < 0 ? text.length() : end);
+            int colon = line.indexOf(':');
+            if (colon > 0) {
+                try {
+                    builder.add(line.substring(0, colon).trim(), line.substring(colon + 1).trim());
+                } catch (IllegalArgumentException badHeader) {
+                    // Not a valid header line: skipped, as NATS clients skip it; the block keeps it.
+                }
             }
-            String name = lines[i].substring(0, colon).trim();
-            String value = lines[i].substring(colon + 1).trim();
-            try {
-                builder.add(name, value);
-            } catch (IllegalArgumentException badHeader) {
-                // Not a valid header line: skipped, as NATS clients skip it; the block keeps it.
-            }
+            start = end;
         }
         return builder.build().values;
+    }
+
+    /**
+     * The first value of an ASCII header {@code name} read straight from a NATS block, without
+     * parsing the rest (the store reads {@code Nats-Msg-Id} of every publish this way); the same
+     * answer as the parsed map's.
+     */
+    private static String firstInBlock(byte[] block, String name) {
+        int length = block.length;
+        int line = lineEnd(block, 0);
+        while (line >= 0 && line + 2 <= length) {
+            int start = line + 2;
+            int end = lineEnd(block, start);
+            int stop = end < 0 ? length : end;
+            int colon = -1;
+            for (int i = start; i < stop; i++) {
+                if (block[i] == ':') {
+                    colon = i;
+                    break;
+                }
+            }
+            if (colon > start && nameAt(block, start, colon, name)) {
+                String value = new String(block, colon + 1, stop - colon - 1, StandardCharsets.UTF_8).trim();
+                if (value.indexOf('\r') < 0 && value.indexOf('\n') < 0) {
+                    return value;
+                }
+            }
+            line = end;
+        }
+        return null;
+    }
+
+    /** @return the index of the next CRLF at or after {@code from}, or -1 */
+    private static int lineEnd(byte[] block, int from) {
+        for (int i = from; i + 1 < block.length; i++) {
+            if (block[i] == '\r' && block[i + 1] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** @return whether {@code block[from, to)}, trimmed as {@link String#trim()} trims, is {@code name} */
+    private static boolean nameAt(byte[] block, int from, int to, String name) {
+        while (from < to && (block[from] & 0xff) <= ' ') {
+            from++;
+        }
+        while (to > from && (block[to - 1] & 0xff) <= ' ') {
+            to--;
+        }
+        if (to - from != name.length()) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            if (block[from + i] != name.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** @return whether {@code name} is a valid header name of ASCII characters only */
+    private static boolean isAsciiName(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c <= ' ' || c == ':' || c >= 127) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -149,6 +223,9 @@ public final class Headers {
      * @return the first value of {@code name}, or {@code null}
      */
     public String first(String name) {
+        if (values == null && name != null && !name.isEmpty() && isAsciiName(name)) {
+            return firstInBlock(natsBlock, name);
+        }
         List<String> list = values().get(name);
         return list == null ? null : list.get(0);
     }

@@ -118,4 +118,30 @@ class HeadersTest {
         assertThatThrownBy(() -> builder.add("a", "bad\n")).isInstanceOf(IllegalArgumentException.class);
         assertThat(builder.build().all("a")).isEqualTo(List.of("1"));
     }
+
+    /**
+     * {@code first} reads a NATS block without parsing all of it (the store's Nats-Msg-Id lookup):
+     * it must give what the parsed headers give, for odd blocks too (spacing, lone CR/LF, invalid
+     * names, repeated names, a missing final CRLF, a colon in the value).
+     */
+    @Test
+    void firstFromANatsBlockAgreesWithTheParsedHeaders() {
+        java.util.Random random = new java.util.Random(26);
+        String[] pieces = {"Nats-Msg-Id", " Nats-Msg-Id ", "nats-msg-id", "Nats-Msg-Id x", "A", ":", ": ", " ", "\r",
+                "\n", "\r\n", "id-1", "v:w", "\u00e9", "\t", "Nats-Msg-Id:", "NATS/1.0 503"};
+        for (int round = 0; round < 20_000; round++) {
+            StringBuilder block = new StringBuilder(random.nextBoolean() ? "NATS/1.0\r\n" : "");
+            for (int p = random.nextInt(12); p > 0; p--) {
+                block.append(pieces[random.nextInt(pieces.length)]);
+            }
+            if (random.nextBoolean()) {
+                block.append("\r\n\r\n");
+            }
+            byte[] bytes = block.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            for (String name : List.of("Nats-Msg-Id", "A", "nats-msg-id")) {
+                String parsed = Headers.fromNatsBlock(bytes).all(name).stream().findFirst().orElse(null);
+                assertThat(Headers.fromNatsBlock(bytes).first(name)).as("%s in %s", name, block).isEqualTo(parsed);
+            }
+        }
+    }
 }
