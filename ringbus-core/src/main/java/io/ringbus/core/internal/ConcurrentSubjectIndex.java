@@ -27,9 +27,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * A route already handed out may be one change old, as with any concurrent subscribe.
  *
  * <p>The cache holds at most {@code routeCacheSize} subjects; when full it is cleared and
- * refilled (counted).
+ * refilled (counted). A subject enters it on its second lookup, so subjects published to once
+ * (reply inboxes) never push the hot ones out.
  */
 final class ConcurrentSubjectIndex {
+    /** Slots of the table of subjects seen once; a power of two. */
+    private static final int SEEN_SLOTS = 4096;
     private final int eventLoops;
     private final int routeCacheSize;
     private final ReentrantLock writeLock = new ReentrantLock();
@@ -37,6 +40,8 @@ final class ConcurrentSubjectIndex {
     private final SubjectTrie trie = new SubjectTrie();
     private final ConcurrentHashMap<String, Route> routes = new ConcurrentHashMap<>();
     private volatile ScopeTable scopes;
+    /** Hashes of subjects whose route was built once and not cached ({@link #admitted}). */
+    private final int[] seen = new int[SEEN_SLOTS];
     private volatile long version;
 
     ConcurrentSubjectIndex(Scope defaultScope, int eventLoops, int routeCacheSize) {
@@ -60,6 +65,9 @@ final class ConcurrentSubjectIndex {
         String[] tokens = SubjectPattern.literalTokens(subject, "subject");
         long before = version;
         Route route = build(tokens, scopes.scopeOf(tokens));
+        if (route.groups.length == 0 && route.directGroups.length == 0 && !admitted(subject)) {
+            return route; // a route with queue groups is cached at once: it keeps their members' turns
+        }
         if (routes.size() >= routeCacheSize) {
             routes.clear();
             cacheResets.increment();
@@ -72,6 +80,22 @@ final class ConcurrentSubjectIndex {
             routes.remove(subject, route);
         }
         return route;
+    }
+
+    /**
+     * Whether a route just built is worth caching: only a subject seen before (its hash remembered
+     * in a small direct-mapped table; a collision only delays or grants one admission). A subject
+     * published once, as every reply inbox a PubAck or a response goes to, is never cached: it
+     * would only push the hot routes out (the cache is cleared when full).
+     */
+    private boolean admitted(String subject) {
+        int hash = subject.hashCode();
+        int slot = (hash ^ (hash >>> 16)) & (SEEN_SLOTS - 1);
+        if (seen[slot] == hash) {
+            return true;
+        }
+        seen[slot] = hash; // a racy write: at worst a subject is admitted one sighting later
+        return false;
     }
 
     /**
@@ -112,6 +136,19 @@ final class ConcurrentSubjectIndex {
         List<Subscriber> candidates = new ArrayList<>();
         trie.collect(tokens, candidates);
         return Route.build(scope, tokens, candidates, eventLoops);
+    }
+
+    /**
+     * @return the scope of a subject to publish to, without splitting it when no registered
+     *         pattern can match it (a reply inbox, mostly)
+     * @throws IllegalArgumentException naming {@code what} when it is not a valid literal subject
+     */
+    Scope scopeOfLiteral(String subject, String what) {
+        ScopeTable table = scopes;
+        if (SubjectPattern.isLiteral(subject) && table.surelyDefault(subject)) {
+            return table.defaultScope();
+        }
+        return table.scopeOf(SubjectPattern.literalTokens(subject, what));
     }
 
     /** @return the scope of a subject given as tokens */

@@ -501,7 +501,7 @@ public final class RingBroker implements Broker {
      * publish to itself: a PUBLIC client cannot make a trusted responder write to a PRIVATE subject.
      */
     private Scope checkReplyTo(Scope clientScope, String replyTo) {
-        Scope replyScope = index.scopeOf(SubjectPattern.literalTokens(replyTo, "replyTo"));
+        Scope replyScope = index.scopeOfLiteral(replyTo, "replyTo");
         if (!clientScope.includes(replyScope)) {
             throw new ScopeViolationException("reply", replyTo, replyScope, clientScope);
         }

@@ -46,4 +46,38 @@ class ScopeTableTest {
         assertThat(once.scopeOf(tokens("a.b"))).isEqualTo(Scope.PUBLIC);
         assertThat(twice.scopeOf(tokens("a.b"))).isEqualTo(Scope.ROOT);
     }
+
+    /** The fast answer for subjects no pattern can match agrees with the full scan. */
+    @Test
+    void surelyDefaultOnlyWhenNoPatternMatches() {
+        ScopeTable table = new ScopeTable(Scope.PUBLIC)
+                .with(SubjectPattern.parse("orders.>"), Scope.PRIVATE)
+                .with(SubjectPattern.parse("ord.*"), Scope.ROOT)
+                .with(SubjectPattern.parse("a"), Scope.FEDERATED);
+        for (String subject : new String[] {"orders", "orders.x", "ordersx.y", "ord.x", "or.x", "a", "ab", "a.b",
+                "_INBOX.abc.1", "o"}) {
+            boolean fast = table.surelyDefault(subject);
+            assertThat(!fast || table.scopeOf(tokens(subject)) == Scope.PUBLIC).as(subject).isTrue();
+        }
+        assertThat(table.surelyDefault("_INBOX.abc.1")).isTrue();
+        assertThat(table.surelyDefault("orders.x")).isFalse();
+        assertThat(new ScopeTable(Scope.PUBLIC).with(SubjectPattern.parse("*.x"), Scope.ROOT)
+                .surelyDefault("_INBOX.x")).as("a wildcard first token may match anything").isFalse();
+    }
+
+    /** Subjects published to once (reply inboxes) never enter the route cache: the hot routes stay. */
+    @Test
+    void subjectsSeenOnceDoNotFillTheRouteCache() {
+        ConcurrentSubjectIndex index = new ConcurrentSubjectIndex(Scope.PUBLIC, 1, 100);
+        Route hot = index.route("orders.hot");
+        assertThat(index.route("orders.hot")).as("cached on its second lookup").isNotNull();
+        Route cached = index.route("orders.hot");
+        for (int i = 0; i < 10_000; i++) {
+            index.route("_INBOX.abc." + i);
+        }
+        assertThat(index.cacheResets()).as("10,000 inboxes looked up once each").isZero();
+        assertThat(index.route("orders.hot")).as("the hot route is still the cached one").isSameAs(cached);
+        assertThat(hot).isNotNull();
+        assertThat(index.scopeOfLiteral("_INBOX.abc.1", "replyTo")).isEqualTo(Scope.PUBLIC);
+    }
 }
