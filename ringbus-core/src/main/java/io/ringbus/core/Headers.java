@@ -1,5 +1,7 @@
 package io.ringbus.core;
 
+import io.ringbus.core.internal.filter.NatsHeaderLines;
+
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -126,76 +128,6 @@ public final class Headers {
     }
 
     /**
-     * The first value of an ASCII header {@code name} read straight from a NATS block, without
-     * parsing the rest (the store reads {@code Nats-Msg-Id} of every publish this way); the same
-     * answer as the parsed map's.
-     */
-    private static String firstInBlock(byte[] block, String name) {
-        int length = block.length;
-        int line = lineEnd(block, 0);
-        while (line >= 0 && line + 2 <= length) {
-            int start = line + 2;
-            int end = lineEnd(block, start);
-            int stop = end < 0 ? length : end;
-            int colon = -1;
-            for (int i = start; i < stop; i++) {
-                if (block[i] == ':') {
-                    colon = i;
-                    break;
-                }
-            }
-            if (colon > start && nameAt(block, start, colon, name)) {
-                String value = new String(block, colon + 1, stop - colon - 1, StandardCharsets.UTF_8).trim();
-                if (value.indexOf('\r') < 0 && value.indexOf('\n') < 0) {
-                    return value;
-                }
-            }
-            line = end;
-        }
-        return null;
-    }
-
-    /** @return the index of the next CRLF at or after {@code from}, or -1 */
-    private static int lineEnd(byte[] block, int from) {
-        for (int i = from; i + 1 < block.length; i++) {
-            if (block[i] == '\r' && block[i + 1] == '\n') {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    /** @return whether {@code block[from, to)}, trimmed as {@link String#trim()} trims, is {@code name} */
-    private static boolean nameAt(byte[] block, int from, int to, String name) {
-        while (from < to && (block[from] & 0xff) <= ' ') {
-            from++;
-        }
-        while (to > from && (block[to - 1] & 0xff) <= ' ') {
-            to--;
-        }
-        if (to - from != name.length()) {
-            return false;
-        }
-        for (int i = 0; i < name.length(); i++) {
-            if (block[from + i] != name.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** @return whether {@code name} is a valid header name of ASCII characters only */
-    private static boolean isAsciiName(String name) {
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (c <= ' ' || c == ':' || c >= 127) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
      * Creates headers from name/value pairs.
      *
      * @param namesAndValues name, value, name, value, ...
@@ -223,8 +155,12 @@ public final class Headers {
      * @return the first value of {@code name}, or {@code null}
      */
     public String first(String name) {
-        if (values == null && name != null && !name.isEmpty() && isAsciiName(name)) {
-            return firstInBlock(natsBlock, name);
+        if (values == null && name != null && NatsHeaderLines.isAscii(natsBlock)) {
+            // The store reads Nats-Msg-Id of every durable publish: read it without parsing the rest.
+            byte[] ascii = NatsHeaderLines.asciiName(name);
+            long value = ascii == null ? -1 : NatsHeaderLines.first(natsBlock, ascii);
+            return value < 0 ? null : new String(natsBlock, NatsHeaderLines.start(value),
+                    NatsHeaderLines.end(value) - NatsHeaderLines.start(value), StandardCharsets.ISO_8859_1);
         }
         List<String> list = values().get(name);
         return list == null ? null : list.get(0);

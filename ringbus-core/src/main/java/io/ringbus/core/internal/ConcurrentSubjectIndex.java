@@ -65,8 +65,8 @@ final class ConcurrentSubjectIndex {
         String[] tokens = SubjectPattern.literalTokens(subject, "subject");
         long before = version;
         Route route = build(tokens, scopes.scopeOf(tokens));
-        if (route.groups.length == 0 && route.directGroups.length == 0 && !admitted(subject)) {
-            return route; // a route with queue groups is cached at once: it keeps their members' turns
+        if (!route.keepsState() && !admitted(subject)) {
+            return route;
         }
         if (routes.size() >= routeCacheSize) {
             routes.clear();
@@ -139,16 +139,14 @@ final class ConcurrentSubjectIndex {
     }
 
     /**
-     * @return the scope of a subject to publish to, without splitting it when no registered
-     *         pattern can match it (a reply inbox, mostly)
+     * @return the scope of a subject to publish to, found without splitting it
      * @throws IllegalArgumentException naming {@code what} when it is not a valid literal subject
      */
     Scope scopeOfLiteral(String subject, String what) {
-        ScopeTable table = scopes;
-        if (SubjectPattern.isLiteral(subject) && table.surelyDefault(subject)) {
-            return table.defaultScope();
+        if (SubjectPattern.isLiteral(subject)) {
+            return scopes.scopeOf(subject);
         }
-        return table.scopeOf(SubjectPattern.literalTokens(subject, what));
+        return scopes.scopeOf(SubjectPattern.literalTokens(subject, what)); // throws, naming what is wrong
     }
 
     /** @return the scope of a subject given as tokens */

@@ -67,6 +67,23 @@ final class Route {
     /** Derived for deliveries from the federation (see {@link #plainWithPattern}, {@link #onlyGroup}). */
     private final ConcurrentHashMap<String, Route> derived = new ConcurrentHashMap<>(2);
 
+    /**
+     * @return whether this route holds state of its own that a second route of the same subject
+     *         would not share (queue groups' turns, indexed subscribers' counts): such a route must
+     *         be the one cached route of its subject
+     */
+    boolean keepsState() {
+        if (groups.length != 0 || directGroups.length != 0) {
+            return true;
+        }
+        for (IndexedSubscribers[] loop : indexed) {
+            if (loop.length != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private Route(Scope scope, String[] tokens, Subscriber[][] subscribers, IndexedSubscribers[][] indexed,
                   QueueGroupRoute[] groups, Subscriber[] direct, QueueGroupRoute[] directGroups, int ringTargets) {
         this.scope = scope;

@@ -13,8 +13,6 @@ final class ScopeTable {
     private final Scope defaultScope;
     private final SubjectPattern[] patterns;
     private final Scope[] scopes;
-    /** Each pattern's first token, or null where it is a wildcard: lets most subjects skip the scan. */
-    private final String[] firstTokens;
 
     ScopeTable(Scope defaultScope) {
         this(defaultScope, new SubjectPattern[0], new Scope[0]);
@@ -24,11 +22,6 @@ final class ScopeTable {
         this.defaultScope = defaultScope;
         this.patterns = patterns;
         this.scopes = scopes;
-        this.firstTokens = new String[patterns.length];
-        for (int i = 0; i < patterns.length; i++) {
-            String first = patterns[i].tokens()[0];
-            firstTokens[i] = first.equals("*") || first.equals(">") ? null : first;
-        }
     }
 
     /** @return a table with {@code pattern} set to {@code scope}, replacing an earlier entry */
@@ -48,23 +41,20 @@ final class ScopeTable {
     }
 
     /**
-     * @param subject a valid literal subject ({@link SubjectPattern#isLiteral})
-     * @return whether no pattern can match it: its first token is none of theirs (no wildcard
-     *         first token either), so its scope is the default; decided without splitting it
+     * @param subject a valid literal subject ({@link SubjectPattern#isLiteral}), not split
+     * @return its scope, as {@link #scopeOf(String[])} gives it, without allocating
      */
-    boolean surelyDefault(String subject) {
-        for (String first : firstTokens) {
-            if (first == null || subject.startsWith(first)
-                    && (subject.length() == first.length() || subject.charAt(first.length()) == '.')) {
-                return false;
+    Scope scopeOf(String subject) {
+        SubjectPattern best = null;
+        Scope scope = defaultScope;
+        for (int i = 0; i < patterns.length; i++) {
+            SubjectPattern candidate = patterns[i];
+            if (candidate.matches(subject) && (best == null || candidate.compareSpecificity(best) > 0)) {
+                best = candidate;
+                scope = scopes[i];
             }
         }
-        return true;
-    }
-
-    /** @return the scope of a table that matches no pattern */
-    Scope defaultScope() {
-        return defaultScope;
+        return scope;
     }
 
     /** @return the scope of a literal subject, given as tokens */

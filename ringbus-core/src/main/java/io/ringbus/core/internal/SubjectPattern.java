@@ -192,6 +192,34 @@ public final class SubjectPattern {
     }
 
     /**
+     * As {@link #matches(String[])} on a subject not split into tokens (no allocation).
+     *
+     * @param subject a valid literal subject ({@link #isLiteral})
+     * @return whether this pattern matches it
+     */
+    public boolean matches(String subject) {
+        int at = 0;
+        int length = subject.length();
+        for (String token : tokens) {
+            if (at > length) {
+                return false; // the subject has fewer tokens than the pattern
+            }
+            if (token.equals(GREATER)) {
+                return at < length;
+            }
+            int end = subject.indexOf('.', at);
+            if (end < 0) {
+                end = length;
+            }
+            if (!token.equals(STAR) && (end - at != token.length() || !subject.startsWith(token, at))) {
+                return false;
+            }
+            at = end + 1;
+        }
+        return at > length;
+    }
+
+    /**
      * @param subject the tokens of a literal subject
      * @return whether this pattern matches it
      */

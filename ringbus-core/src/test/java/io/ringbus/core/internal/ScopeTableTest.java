@@ -47,22 +47,25 @@ class ScopeTableTest {
         assertThat(twice.scopeOf(tokens("a.b"))).isEqualTo(Scope.ROOT);
     }
 
-    /** The fast answer for subjects no pattern can match agrees with the full scan. */
+    /** The scope of a subject not split into tokens is the scope of its tokens, for every kind of pattern. */
     @Test
-    void surelyDefaultOnlyWhenNoPatternMatches() {
+    void scopeOfAnUnsplitSubjectAgreesWithItsTokens() {
         ScopeTable table = new ScopeTable(Scope.PUBLIC)
                 .with(SubjectPattern.parse("orders.>"), Scope.PRIVATE)
                 .with(SubjectPattern.parse("ord.*"), Scope.ROOT)
-                .with(SubjectPattern.parse("a"), Scope.FEDERATED);
-        for (String subject : new String[] {"orders", "orders.x", "ordersx.y", "ord.x", "or.x", "a", "ab", "a.b",
-                "_INBOX.abc.1", "o"}) {
-            boolean fast = table.surelyDefault(subject);
-            assertThat(!fast || table.scopeOf(tokens(subject)) == Scope.PUBLIC).as(subject).isTrue();
+                .with(SubjectPattern.parse("*.x.*"), Scope.FEDERATED)
+                .with(SubjectPattern.parse("a"), Scope.FEDERATED)
+                .with(SubjectPattern.parse("_INBOX.r.ROOT.>"), Scope.ROOT);
+        for (String subject : new String[] {"orders", "orders.x", "ordersx.y", "ord.x", "ord.x.y", "or.x", "a", "ab",
+                "a.b", "_INBOX.abc.1", "_INBOX.r.ROOT.7", "_INBOX.r.ROOT", "o", "q.x.z", "q.x", "q.x.z.w", "ord"}) {
+            assertThat(table.scopeOf(subject)).as(subject).isEqualTo(table.scopeOf(tokens(subject)));
         }
-        assertThat(table.surelyDefault("_INBOX.abc.1")).isTrue();
-        assertThat(table.surelyDefault("orders.x")).isFalse();
-        assertThat(new ScopeTable(Scope.PUBLIC).with(SubjectPattern.parse("*.x"), Scope.ROOT)
-                .surelyDefault("_INBOX.x")).as("a wildcard first token may match anything").isFalse();
+        for (String pattern : new String[] {"a.b", "a.*", "a.>", "*", ">", "*.b", "a.*.c", "a"}) {
+            SubjectPattern p = SubjectPattern.parse(pattern);
+            for (String subject : new String[] {"a", "a.b", "a.b.c", "a.bc", "ab.b", "x.b", "a.x.c", "b"}) {
+                assertThat(p.matches(subject)).as("%s ~ %s", pattern, subject).isEqualTo(p.matches(tokens(subject)));
+            }
+        }
     }
 
     /** Subjects published to once (reply inboxes) never enter the route cache: the hot routes stay. */

@@ -3,7 +3,7 @@ package io.ringbus.core.internal.filter;
 /**
  * Finds a header's values in a NATS header block without allocating, for header filters on
  * messages that arrived over the NATS protocol (whose {@code Headers} would otherwise parse the
- * whole block into a map on first use). Only ASCII blocks are read here ({@link #isAscii}); the
+ * whole block into a map on first use) and for {@code Headers#first} itself. Only ASCII blocks are read here ({@link #isAscii}); the
  * lines are read exactly as {@code Headers} reads them: the first line (the version line) is
  * skipped, lines end at CRLF, a line's name is what precedes its first {@code ':'} and its value
  * what follows, both trimmed of characters up to the space; a line without a name, with a space
@@ -13,7 +13,7 @@ package io.ringbus.core.internal.filter;
  *
  * <p>Threading: static and stateless; the block is only read.
  */
-final class NatsHeaderLines {
+public final class NatsHeaderLines {
     private NatsHeaderLines() {
     }
 
@@ -21,7 +21,7 @@ final class NatsHeaderLines {
      * @param block a header block
      * @return whether every byte is ASCII (so that bytes are the chars {@code Headers} decodes)
      */
-    static boolean isAscii(byte[] block) {
+    public static boolean isAscii(byte[] block) {
         for (byte b : block) {
             if (b < 0) {
                 return false;
@@ -35,7 +35,7 @@ final class NatsHeaderLines {
      * @return its bytes when it is a name a header can have and ASCII, else {@code null}: no
      *         header has it
      */
-    static byte[] asciiName(String name) {
+    public static byte[] asciiName(String name) {
         byte[] bytes = new byte[name.length()];
         for (int i = 0; i < bytes.length; i++) {
             char c = name.charAt(i);
@@ -52,7 +52,7 @@ final class NatsHeaderLines {
      * @param name  the header name's bytes
      * @return the first value of {@code name}, packed, or -1
      */
-    static long first(byte[] block, byte[] name) {
+    public static long first(byte[] block, byte[] name) {
         return next(block, lineEnd(block, 0) + 2, name);
     }
 
@@ -67,12 +67,12 @@ final class NatsHeaderLines {
     }
 
     /** @return the start of a packed value */
-    static int start(long value) {
+    public static int start(long value) {
         return (int) (value >>> 32);
     }
 
     /** @return the end of a packed value */
-    static int end(long value) {
+    public static int end(long value) {
         return (int) value;
     }
 

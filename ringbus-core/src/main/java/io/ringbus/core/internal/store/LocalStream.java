@@ -190,7 +190,8 @@ final class LocalStream implements StoredStream {
             }
             h = with.add(MSG_ID, msgId).build();
         }
-        byte[] headerBlock = h.isEmpty() ? null : h.toNatsBlock();
+        // A block as received is stored as it is (nats-server keeps it byte for byte too), unparsed.
+        byte[] headerBlock = h.natsBlock() != null ? h.natsBlock() : h.isEmpty() ? null : h.toNatsBlock();
         if (headerBlock != null && headerBlock.length > PublishRejectedException.MAX_HEADER_BYTES) {
             // nats-server's JetStream refuses the same (the ids it remembers are bounded by it too).
             throw PublishRejectedException.headersTooLarge();
