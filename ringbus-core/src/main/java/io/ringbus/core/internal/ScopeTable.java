@@ -45,25 +45,22 @@ final class ScopeTable {
      * @return its scope, as {@link #scopeOf(String[])} gives it, without allocating
      */
     Scope scopeOf(String subject) {
-        SubjectPattern best = null;
-        Scope scope = defaultScope;
-        for (int i = 0; i < patterns.length; i++) {
-            SubjectPattern candidate = patterns[i];
-            if (candidate.matches(subject) && (best == null || candidate.compareSpecificity(best) > 0)) {
-                best = candidate;
-                scope = scopes[i];
-            }
-        }
-        return scope;
+        return scopeOf(subject, null);
     }
 
     /** @return the scope of a literal subject, given as tokens */
     Scope scopeOf(String[] subject) {
+        return scopeOf(null, subject);
+    }
+
+    /** The most specific pattern matching the subject, given as a string or else as tokens. */
+    private Scope scopeOf(String subject, String[] tokens) {
         SubjectPattern best = null;
         Scope scope = defaultScope;
         for (int i = 0; i < patterns.length; i++) {
             SubjectPattern candidate = patterns[i];
-            if (candidate.matches(subject) && (best == null || candidate.compareSpecificity(best) > 0)) {
+            boolean matches = tokens == null ? candidate.matches(subject) : candidate.matches(tokens);
+            if (matches && (best == null || candidate.compareSpecificity(best) > 0)) {
                 best = candidate;
                 scope = scopes[i];
             }
