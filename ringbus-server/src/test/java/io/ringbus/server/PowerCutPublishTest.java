@@ -31,8 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * retention is there; none stored twice (ids without an acknowledgement are sent again with their
  * {@code Nats-Msg-Id}: the duplicate window, rebuilt from the log, keeps them once); each
  * publisher's ids in order. Under {@code fsync=interval} it loses only what was acknowledged
- * within {@link RingbusCutTarget#INTERVAL_LOSS_BOUND} of a kill. The long run with more cuts, policies and nats-server is
- * {@code bin/soak power-loss} ({@link PowerCutSoak}).
+ * within {@link RingbusCutTarget#INTERVAL_LOSS_BOUND} of a kill. The long run with more cuts,
+ * policies and nats-server is {@code bin/soak power-loss} ({@link PowerCutSoak}).
  */
 @Timeout(300)
 class PowerCutPublishTest {
@@ -63,12 +63,12 @@ class PowerCutPublishTest {
      * {@code fsync=interval} acknowledges before the force: a cut may lose what was acknowledged
      * within the window before the kill, never anything older (the {@code os} policy, or an
      * interval flusher that stopped, would lose everything since the server started: lives here are
-     * at least 1.8 s, far beyond the bound).
+     * at least 1.6 s, far beyond the bound).
      */
     @Test
     void intervalLosesOnlyTheLastWindow() throws Exception {
         PowerCutRun.Result result = run(FsyncPolicy.INTERVAL, PowerLossFileSystem.Mode.POSIX, PowerCutClient.JNATS,
-                SEED + 100, Duration.ofMillis(1_800), Duration.ofMillis(2_200));
+                SEED + 100, Duration.ofMillis(1_600), Duration.ofMillis(2_000));
         System.out.printf("PowerCutPublishTest interval: lost %d of %d, oldest lost ack %.1f ms before its kill%n",
                 result.lost(), result.acknowledged(), result.lost() == 0 ? 0 : result.oldestLostNanos() / 1e6);
 
@@ -82,7 +82,7 @@ class PowerCutPublishTest {
 
     private PowerCutRun.Result run(FsyncPolicy policy, PowerLossFileSystem.Mode mode, PowerCutClient client,
                                    long seed) throws Exception {
-        return run(policy, mode, client, seed, Duration.ofMillis(300), Duration.ofMillis(1_200));
+        return run(policy, mode, client, seed, Duration.ofMillis(300), Duration.ofMillis(1_000));
     }
 
     private PowerCutRun.Result run(FsyncPolicy policy, PowerLossFileSystem.Mode mode, PowerCutClient client, long seed,

@@ -41,8 +41,8 @@ final class PowerCutRun {
      * @param minLife      the shortest time a server life publishes after its first acknowledgement
      * @param maxLife      the longest
      */
-    record Settings(PowerLossFileSystem.Mode mode, PowerCutClient client, int cuts, long seed, int publishers, int window, int payloadBytes,
-                    Duration minLife, Duration maxLife) {
+    record Settings(PowerLossFileSystem.Mode mode, PowerCutClient client, int cuts, long seed, int publishers,
+                    int window, int payloadBytes, Duration minLife, Duration maxLife) {
     }
 
     /**
@@ -67,12 +67,12 @@ final class PowerCutRun {
      * @param failure         why the run stopped early (a refusal to start), or null
      */
     record Result(String server, String policy, String mode, String client, long acknowledged, long lost,
-                  long oldestLostNanos, long duplicated,
-                  long orderViolations, int cleanRestarts, int cuts, long resent, long duplicateAcks, long firstRetained,
-                  String notes, String failure) {
+                  long oldestLostNanos, long duplicated, long orderViolations, int cleanRestarts, int cuts, long resent,
+                  long duplicateAcks, long firstRetained, String notes, String failure) {
         /** The table's header, for {@link #row()}. */
-        static final String HEADER = "| server | policy | names durable | client | acknowledged | acks per cut | lost "
-                + "| oldest lost ack (ms) | duplicated | clean restarts / cuts |\n|---|---|---|---|---|---|---|---|---|---|";
+        static final String HEADER = "| server | policy | names durable | client | acknowledged | acks per cut "
+                + "| lost | oldest lost ack (ms) | duplicated | clean restarts / cuts |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|";
 
         /** @return a table row */
         String row() {
@@ -80,7 +80,8 @@ final class PowerCutRun {
             return String.format(Locale.ROOT, "| %s | %s | %s | %s | %,d | %,d | %,d (%.2f %%) | %s | %,d | %d / %d |",
                     server, policy, mode, client, acknowledged, cuts == 0 ? 0 : acknowledged / cuts, lost, percent,
                     lost == 0 ? "-" : String.format(Locale.ROOT, "%.0f", oldestLostNanos / 1e6), duplicated,
-                    cleanRestarts, cuts) + (notes.isEmpty() ? "" : " " + notes) + (failure == null ? "" : " " + failure);
+                    cleanRestarts, cuts)
+                    + (notes.isEmpty() ? "" : " " + notes) + (failure == null ? "" : " " + failure);
         }
     }
 
@@ -140,8 +141,8 @@ final class PowerCutRun {
             }
         }
         return new Result(target.server(), target.policy(), mode, settings.client().label(), ledger.acknowledged(),
-                ledger.lost().size(), ledger.oldestLostNanos(), ledger.duplicated().size(), ledger.orderViolations(), clean, cuts, ledger.resent(),
-                ledger.duplicateAcks(), ledger.retainedFrom(), target.notes(), failure);
+                ledger.lost().size(), ledger.oldestLostNanos(), ledger.duplicated().size(), ledger.orderViolations(),
+                clean, cuts, ledger.resent(), ledger.duplicateAcks(), ledger.retainedFrom(), target.notes(), failure);
     }
 
     /** @return the {@link System#nanoTime()} the server was killed at */
