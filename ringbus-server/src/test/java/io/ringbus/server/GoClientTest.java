@@ -30,8 +30,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The {@link NatsClientContractTest} cases with nats.go: {@code src/test/go/clienttest}, built
- * with Debian's go and golang-github-nats-io-go-nats-dev in GOPATH mode (no module download)
- * into {@code target/go-clienttest}.
+ * by {@link GoProgram} (Debian's go and golang-github-nats-io-go-nats-dev in GOPATH mode, no
+ * module download) into {@code target/go-clienttest}.
  *
  * <p>Needs {@code go} and {@code /usr/share/gocode/src/github.com/nats-io/nats.go} (bin/test
  * installs both); skipped only when either is missing.
@@ -40,8 +40,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@code jetstream-publish} case), here and against nats-server with JetStream.
  */
 class GoClientTest extends NatsClientContractTest {
-    private static final Path NATS_GO = Path.of("/usr/share/gocode/src/github.com/nats-io/nats.go");
-    private static final Path BINARY = MODULE.resolve("target").resolve("go-clienttest");
+    private static volatile Path binary;
 
     @Override
     void buildProgram() throws Exception {
@@ -55,16 +54,14 @@ class GoClientTest extends NatsClientContractTest {
 
     /** Skips the calling test class (assumption) without go or nats.go, else builds the program once per JVM. */
     static void buildGoProgram() throws Exception {
-        assumeTrue(ClientProgram.onPath("go"), "go is not installed (Debian: golang-go)");
-        assumeTrue(Files.isDirectory(NATS_GO), NATS_GO + " is missing (Debian: golang-github-nats-io-go-nats-dev)");
-        ClientProgram.build(List.of("go", "build", "-o", BINARY.toString(), "./src/test/go/clienttest"), MODULE,
-                Map.of("GO111MODULE", "off", "GOPATH", "/usr/share/gocode",
-                        "GOCACHE", MODULE.resolve("target").resolve("go-cache").toString(), "GOFLAGS", ""));
+        String missing = GoProgram.missing();
+        assumeTrue(missing == null, missing);
+        binary = GoProgram.build("clienttest");
     }
 
     /** @return the command line that runs the Go program's {@code caseName} against {@code url} */
     static List<String> goCommand(String url, String caseName) {
-        return List.of(BINARY.toString(), "-url", url, caseName);
+        return List.of(binary.toString(), "-url", url, caseName);
     }
 
     /**

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,19 +20,47 @@ import java.util.concurrent.atomic.AtomicLong;
  * checked after every cut, so a loss is seen before retention could hide it. An id stored more
  * than once is <b>duplicated</b>; a publisher's ids out of order are an <b>order violation</b>.
  *
+ * <p>Each acknowledgement is recorded with the {@link System#nanoTime()} it arrived at the client
+ * ({@link #acked}); a check is given the instant the server was killed, so that every lost id has
+ * an <b>age</b>: how long before the kill its acknowledgement arrived. That is the window a
+ * durability policy loses ({@link Cut#oldestLostNanos()}, {@link #oldestLostNanos()}).
+ *
  * <p>Threading: publishers' acknowledgement callbacks call {@link #acked} from any thread; the
  * rest is called by the run's thread while no publisher runs.
  */
 final class PowerCutLedger {
     private final int publishers;
     private final long[] nextNumber;
-    private final Map<String, Long> acked = new ConcurrentHashMap<>();
+    private final Map<String, Ack> acked = new ConcurrentHashMap<>();
     private final AtomicLong duplicateAcks = new AtomicLong();
     private final Set<String> lost = new HashSet<>();
     private final Set<String> duplicated = new HashSet<>();
     private long orderViolations;
     private final AtomicLong resent = new AtomicLong();
     private long retainedFrom = 1;
+    private long oldestLostNanos = Long.MIN_VALUE;
+    private int checkedAcks;
+
+    /**
+     * An acknowledgement.
+     *
+     * @param sequence the stream sequence it gave
+     * @param nanos    the {@link System#nanoTime()} it arrived at
+     */
+    private record Ack(long sequence, long nanos) {
+    }
+
+    /**
+     * What one check after a cut found.
+     *
+     * @param acknowledged    ids acknowledged since the previous check (in the server life before the cut)
+     * @param lost            acknowledged ids lost at this cut
+     * @param oldestLostNanos the age at the kill of the oldest lost one's acknowledgement ({@link Long#MIN_VALUE}
+     *                        when none was lost)
+     * @param line            a line for the log
+     */
+    record Cut(int acknowledged, int lost, long oldestLostNanos, String line) {
+    }
 
     /** @param publishers how many publishers there are */
     PowerCutLedger(int publishers) {
@@ -72,14 +101,26 @@ final class PowerCutLedger {
         return out;
     }
 
+    /** @return the next new id of {@code publisher}, not counted as sent (for a publisher that reports its sends) */
+    String peekNext(int publisher) {
+        return id(publisher, nextNumber[publisher]);
+    }
+
     /** @return the next new id of {@code publisher} (counted as sent) */
     String next(int publisher) {
         return id(publisher, nextNumber[publisher]++);
     }
 
-    /** An acknowledgement ({@code duplicate}: of an id sent again that the store already had). */
-    void acked(String id, long sequence, boolean duplicate) {
-        acked.putIfAbsent(id, sequence);
+    /**
+     * An acknowledgement.
+     *
+     * @param id        the id acknowledged
+     * @param sequence  the stream sequence it gave
+     * @param duplicate of an id sent again that the store already had
+     * @param nanos     the {@link System#nanoTime()} it arrived at
+     */
+    void acked(String id, long sequence, boolean duplicate, long nanos) {
+        acked.putIfAbsent(id, new Ack(sequence, nanos));
         if (duplicate) {
             duplicateAcks.incrementAndGet();
         }
@@ -93,10 +134,11 @@ final class PowerCutLedger {
     /**
      * Checks a read-back after a cut (see the class comment).
      *
-     * @param stored what the store holds, in stream order
-     * @return a line for the log: what this check found
+     * @param stored     what the store holds, in stream order
+     * @param killedNanos the {@link System#nanoTime()} the server was killed at (the power cut came after)
+     * @return what this check found
      */
-    String check(List<PowerCutTarget.StoredId> stored) {
+    Cut check(List<PowerCutTarget.StoredId> stored, long killedNanos) {
         long first = stored.isEmpty() ? Long.MAX_VALUE : stored.get(0).sequence();
         Map<String, Integer> count = new HashMap<>();
         long[] lastNumber = new long[publishers];
@@ -120,16 +162,33 @@ final class PowerCutLedger {
         long retained = stored.isEmpty() ? retainedFrom : first;
         retainedFrom = retained;
         int lostNow = 0;
-        for (Map.Entry<String, Long> a : acked.entrySet()) {
-            if (a.getValue() >= retained && !count.containsKey(a.getKey()) && lost.add(a.getKey())) {
+        long oldest = Long.MIN_VALUE;
+        for (Map.Entry<String, Ack> a : acked.entrySet()) {
+            if (a.getValue().sequence() >= retained && !count.containsKey(a.getKey()) && lost.add(a.getKey())) {
                 lostNow++;
+                oldest = Math.max(oldest, killedNanos - a.getValue().nanos());
             }
         }
+        oldestLostNanos = Math.max(oldestLostNanos, oldest);
+        int acknowledgedNow = acked.size() - checkedAcks;
+        checkedAcks = acked.size();
         long last = stored.isEmpty() ? 0 : stored.get(stored.size() - 1).sequence();
-        return "read back " + stored.size() + " records (sequences " + (stored.isEmpty() ? "-" : first + ".." + last)
-                + "), acknowledged so far " + acked.size() + ", lost at this cut " + lostNow
+        String line = "read back " + stored.size() + " records (sequences "
+                + (stored.isEmpty() ? "-" : first + ".." + last) + "), acknowledged this life " + acknowledgedNow
+                + ", so far " + acked.size() + ", lost at this cut " + lostNow
+                + (lostNow == 0 ? "" : String.format(Locale.ROOT, " (oldest acknowledged %.1f ms before the kill)",
+                        oldest / 1e6))
                 + ", lost in all " + lost.size() + ", duplicated " + duplicated.size()
                 + ", order violations " + violations;
+        return new Cut(acknowledgedNow, lostNow, oldest, line);
+    }
+
+    /**
+     * @return the age at its kill of the oldest acknowledgement lost at any cut so far
+     *         ({@link Long#MIN_VALUE} when none was lost)
+     */
+    long oldestLostNanos() {
+        return oldestLostNanos;
     }
 
     /** @return acknowledged ids a read-back did not hold */

@@ -15,13 +15,14 @@ import java.util.function.Consumer;
 
 /**
  * Power cuts under acknowledged publishing: a server ({@link PowerCutTarget}) stores {@code orders.>}
- * on a {@link PowerLossFileSystem}; jnats publishers ({@link PowerCutPublisher}) publish with
- * JetStream PubAcks; at a random instant (drawn from the seed, logged) the server is killed with
- * SIGKILL and the power cut, torn or not (drawn too); what the store holds is read back and checked
- * against the acknowledgements ({@link PowerCutLedger}); the server is started again on what
- * survived (a refusal to start is a failure) and publishing goes on, ids without an acknowledgement
- * sent again first. Used by {@code PowerCutPublishTest} (bin/test) and {@code PowerCutSoak}
- * ({@code bin/soak power-loss}).
+ * on a {@link PowerLossFileSystem}; publishers of one client library ({@link PowerCutClient}: jnats
+ * or nats.go, each publisher its own connection) publish with JetStream PubAcks; at a random
+ * instant (drawn from the seed, logged) the server is killed with SIGKILL (the instant taken) and
+ * the power cut, torn or not (drawn too); what the store holds is read back and checked against
+ * the acknowledgements ({@link PowerCutLedger}: lost ids and how long before the kill they were
+ * acknowledged); the server is started again on what survived (a refusal to start is a failure)
+ * and publishing goes on, ids without an acknowledgement sent again first. Used by
+ * {@code PowerCutPublishTest} (bin/test) and {@code PowerCutSoak} ({@code bin/soak power-loss}).
  */
 final class PowerCutRun {
     private PowerCutRun() {
@@ -31,6 +32,7 @@ final class PowerCutRun {
      * How a run goes.
      *
      * @param mode         when names become durable
+     * @param client       the client library the publishers use
      * @param cuts         power cuts in a row
      * @param seed         draws the instants and the torn cuts
      * @param publishers   publishers, each its own connection
@@ -39,8 +41,8 @@ final class PowerCutRun {
      * @param minLife      the shortest time a server life publishes after its first acknowledgement
      * @param maxLife      the longest
      */
-    record Settings(PowerLossFileSystem.Mode mode, int cuts, long seed, int publishers, int window, int payloadBytes,
-                    Duration minLife, Duration maxLife) {
+    record Settings(PowerLossFileSystem.Mode mode, PowerCutClient client, int cuts, long seed, int publishers,
+                    int window, int payloadBytes, Duration minLife, Duration maxLife) {
     }
 
     /**
@@ -49,8 +51,11 @@ final class PowerCutRun {
      * @param server          the server
      * @param policy          its durability policy
      * @param mode            the names-durable mode
+     * @param client          the publishers' client library
      * @param acknowledged    ids acknowledged
      * @param lost            acknowledged ids not read back (see {@link PowerCutLedger})
+     * @param oldestLostNanos of the lost ids, the longest time from an acknowledgement to the kill
+     *                        that lost it ({@link Long#MIN_VALUE} when none was lost)
      * @param duplicated      ids stored more than once
      * @param orderViolations ids read back out of their publisher's order
      * @param cleanRestarts   cuts after which the store was read and the server started again
@@ -61,14 +66,21 @@ final class PowerCutRun {
      * @param notes           what else the target says ({@link PowerCutTarget#notes()})
      * @param failure         why the run stopped early (a refusal to start), or null
      */
-    record Result(String server, String policy, String mode, long acknowledged, long lost, long duplicated,
-                  long orderViolations, int cleanRestarts, int cuts, long resent, long duplicateAcks, long firstRetained,
-                  String notes, String failure) {
+    record Result(String server, String policy, String mode, String client, long acknowledged, long lost,
+                  long oldestLostNanos, long duplicated, long orderViolations, int cleanRestarts, int cuts, long resent,
+                  long duplicateAcks, long firstRetained, String notes, String failure) {
+        /** The table's header, for {@link #row()}. */
+        static final String HEADER = "| server | policy | names durable | client | acknowledged | acks per cut "
+                + "| lost | oldest lost ack (ms) | duplicated | clean restarts / cuts |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|";
+
         /** @return a table row */
         String row() {
             double percent = acknowledged == 0 ? 0 : 100.0 * lost / acknowledged;
-            return String.format(Locale.ROOT, "| %s | %s | %s | %,d | %,d (%.2f %%) | %,d | %d / %d |", server, policy,
-                    mode, acknowledged, lost, percent, duplicated, cleanRestarts, cuts)
+            return String.format(Locale.ROOT, "| %s | %s | %s | %s | %,d | %,d | %,d (%.2f %%) | %s | %,d | %d / %d |",
+                    server, policy, mode, client, acknowledged, cuts == 0 ? 0 : acknowledged / cuts, lost, percent,
+                    lost == 0 ? "-" : String.format(Locale.ROOT, "%.0f", oldestLostNanos / 1e6), duplicated,
+                    cleanRestarts, cuts)
                     + (notes.isEmpty() ? "" : " " + notes) + (failure == null ? "" : " " + failure);
         }
     }
@@ -101,7 +113,7 @@ final class PowerCutRun {
                             + random.nextLong(settings.maxLife().toMillis() - settings.minLife().toMillis() + 1);
                     boolean torn = random.nextBoolean();
                     long tornSeed = random.nextLong();
-                    publishThenKill(target, port, settings, ledger, life);
+                    long killed = publishThenKill(target, port, settings, ledger, life);
                     if (torn) {
                         fs.cut(tornSeed);
                     } else {
@@ -109,11 +121,12 @@ final class PowerCutRun {
                     }
                     cuts++;
                     PowerLossFileSystem.Counters counters = fs.counters();
-                    String check = ledger.check(target.readBack(dir));
-                    log.accept(String.format(Locale.ROOT, "%s %s %s cut %d (after %d ms, %s): dropped %,d bytes, "
-                                    + "%d files (dir fsyncs so far %d); %s", target.server(), target.policy(), mode, cut,
-                            life, torn ? "torn, seed " + tornSeed : "not torn", counters.lastCutBytesDropped(),
-                            counters.lastCutFilesDropped(), counters.dirFsyncs(), check));
+                    PowerCutLedger.Cut check = ledger.check(target.readBack(dir), killed);
+                    log.accept(String.format(Locale.ROOT, "%s %s %s %s cut %d (after %d ms, %s): dropped %,d bytes, "
+                                    + "%d files (dir fsyncs so far %d); %s", target.server(), target.policy(), mode,
+                            settings.client().label(), cut, life, torn ? "torn, seed " + tornSeed : "not torn",
+                            counters.lastCutBytesDropped(), counters.lastCutFilesDropped(), counters.dirFsyncs(),
+                            check.line()));
                     if (cut < settings.cuts()) {
                         port = target.start(dir);
                     }
@@ -121,37 +134,45 @@ final class PowerCutRun {
                 }
             } catch (AssertionError | RuntimeException e) {
                 failure = "after cut " + cuts + ": " + e.getMessage();
-                log.accept(target.server() + " " + target.policy() + " " + mode + " FAILED " + failure);
+                log.accept(target.server() + " " + target.policy() + " " + mode + " " + settings.client().label()
+                        + " FAILED " + failure);
             } finally {
                 target.kill();
             }
         }
-        return new Result(target.server(), target.policy(), mode, ledger.acknowledged(), ledger.lost().size(),
-                ledger.duplicated().size(), ledger.orderViolations(), clean, cuts, ledger.resent(),
-                ledger.duplicateAcks(), ledger.retainedFrom(), target.notes(), failure);
+        return new Result(target.server(), target.policy(), mode, settings.client().label(), ledger.acknowledged(),
+                ledger.lost().size(), ledger.oldestLostNanos(), ledger.duplicated().size(), ledger.orderViolations(),
+                clean, cuts, ledger.resent(), ledger.duplicateAcks(), ledger.retainedFrom(), target.notes(), failure);
     }
 
-    private static void publishThenKill(PowerCutTarget target, int port, Settings settings, PowerCutLedger ledger,
-                                        long lifeMillis) throws InterruptedException {
+    /** @return the {@link System#nanoTime()} the server was killed at */
+    private static long publishThenKill(PowerCutTarget target, int port, Settings settings, PowerCutLedger ledger,
+                                        long lifeMillis) throws IOException, InterruptedException {
         AtomicLong acks = new AtomicLong();
         List<PowerCutPublisher> publishers = new ArrayList<>();
-        List<Thread> threads = new ArrayList<>();
-        for (int p = 0; p < settings.publishers(); p++) {
-            PowerCutPublisher publisher = new PowerCutPublisher(p, port, settings.window(), settings.payloadBytes(),
-                    ledger, acks);
-            publishers.add(publisher);
-            threads.add(Thread.ofPlatform().name("powercut-publisher-" + p).start(publisher));
-        }
+        long killed;
         try {
-            Await.until("a first acknowledgement from " + target.server(), Duration.ofSeconds(60),
-                    () -> acks.get() > 0);
+            for (int p = 0; p < settings.publishers(); p++) {
+                publishers.add(settings.client().start(p, port, settings, ledger, acks));
+            }
+            Await.until("a first acknowledgement from " + target.server() + " to " + settings.client().label(),
+                    Duration.ofSeconds(60), () -> acks.get() > 0);
             Thread.sleep(lifeMillis);
         } finally {
+            killed = System.nanoTime();
             target.kill();
-            publishers.forEach(PowerCutPublisher::stop);
-            for (Thread thread : threads) {
-                thread.join(30_000);
+            AssertionError stuck = null;
+            for (PowerCutPublisher publisher : publishers) {
+                try {
+                    publisher.stop();
+                } catch (AssertionError e) { // the others are stopped all the same
+                    stuck = stuck == null ? e : stuck;
+                }
+            }
+            if (stuck != null) {
+                throw stuck;
             }
         }
+        return killed;
     }
 }

@@ -19,10 +19,25 @@ import java.util.Locale;
 
 /**
  * ringbus-server forked ({@link ForkedServer}) with {@code --durable 'orders.>=max_bytes=..'} and
- * a {@code --fsync} policy; read back in process through {@link Storage#local} with a throwaway
- * durable consumer whose state file is deleted afterwards.
+ * a {@code --fsync} policy ({@code interval}: every {@link #FSYNC_INTERVAL}); read back in process
+ * through {@link Storage#local} with a throwaway durable consumer whose state file is deleted
+ * afterwards.
  */
 final class RingbusCutTarget implements PowerCutTarget {
+    /** The force interval of {@code --fsync interval} (the server's default). */
+    static final Duration FSYNC_INTERVAL = Duration.ofMillis(100);
+    /**
+     * What {@code fsync=interval} may lose, as asserted: a lost acknowledgement arrived less than
+     * this before the kill. The window itself is the interval, plus how late the flusher wakes, plus
+     * two forces (the one running when a record was appended does not cover it; the next starts an
+     * interval after that one ended). On a loaded 2-core VM ({@code perf trace} of the server's
+     * fsyncs during {@code bin/soak power-loss}, docs/storage.md "Power loss") a force took 2.5 ms
+     * median, 138 ms at most, and the oldest lost acknowledgement was 166 ms old. The bound adds
+     * room for a slower, busier CI machine and stays far below what losing a whole server life
+     * shows (lives of 1.6 s and more in the test: {@code os} fails it at about 2 s).
+     */
+    static final Duration INTERVAL_LOSS_BOUND = FSYNC_INTERVAL.plusMillis(900);
+
     private final FsyncPolicy policy;
     private final long maxBytes;
     private ForkedServer server;
@@ -50,7 +65,8 @@ final class RingbusCutTarget implements PowerCutTarget {
     @Override
     public int start(Path dir) {
         server = ForkedServer.start("192m", "--durable", SUBJECTS + "=max_bytes=" + maxBytes,
-                "--storage-dir", dir.toString(), "--fsync", policy(), "--fsync-interval", "100ms");
+                "--storage-dir", dir.toString(), "--fsync", policy(),
+                "--fsync-interval", FSYNC_INTERVAL.toMillis() + "ms");
         return server.port();
     }
 
