@@ -31,7 +31,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p><b>State.</b> {@code delivered}: the last stream sequence read for it; {@code unacked}: the
  * sequences delivered (or due for redelivery) and not acknowledged, with their delivery counts. The
  * ack floor is the lowest unacked sequence minus one. That state is bounded by the in-flight window
- * and saved by {@link ConsumerStateFile} every {@link LocalStorage#STATE_SAVE_MILLIS} ms; after a
+ * and saved by {@link ConsumerStateFile} when the consumer is created (before {@link #open} returns)
+ * and then every {@link LocalStorage#STATE_SAVE_MILLIS} ms; after a
  * restart the unacked messages are delivered again, in stream order, then reading goes on after
  * {@code delivered} (or after the log's last record, when the log lost records past it).
  *

@@ -67,11 +67,11 @@ class MetadataPowerCutTest {
             long next = 0;
             List<String> report = new ArrayList<>();
             for (int round = 1; round <= ROUNDS; round++) {
-                PowerCut crash = PowerCut.draw(random, 60, 300);
+                PowerCut crash = PowerCut.draw(random, 100, 300);
                 List<String> crashed = crash.kill(PowerCut.start("metadata-cut", MetadataCutChild.class, dir,
                         String.valueOf(next)), "ready");
                 long interrupted = record(crashed, next);
-                PowerCut cut = PowerCut.draw(random, 60, 300);
+                PowerCut cut = PowerCut.draw(random, 100, 300);
                 List<String> cutLines = cut.killAndCut(PowerCut.start("metadata-cut", MetadataCutChild.class, dir,
                         String.valueOf(interrupted)), "ready", fs);
                 next = record(cutLines, interrupted) + 1;
