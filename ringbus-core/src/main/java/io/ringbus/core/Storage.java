@@ -19,7 +19,8 @@ public interface Storage extends AutoCloseable {
 
     /**
      * Opens a stream, creating it if it does not exist. An existing stream keeps its messages; its
-     * limits are updated to {@code config}'s.
+     * limits are updated to {@code config}'s. The local store has made a new stream durable (its
+     * directories and its pattern forced) when this returns.
      *
      * @param config the stream
      * @return the open stream; the same instance for the same name while the storage is open

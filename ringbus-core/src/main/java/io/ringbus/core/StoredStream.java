@@ -46,7 +46,9 @@ public interface StoredStream {
     /**
      * Opens a durable consumer, creating it at {@link ConsumerConfig#start()} if it does not exist,
      * else resuming after its acknowledged messages. Opening the same name again returns a handle
-     * that shares the consumer: each message goes to one of them.
+     * that shares the consumer: each message goes to one of them. The local store has made a new
+     * consumer durable when this returns: a crash or a power cut after it keeps the consumer at the
+     * position it was created at (a {@code NEW} consumer is not created again at a later end).
      *
      * @param config the consumer
      * @return the consumer

@@ -60,7 +60,10 @@ public interface StreamConsumer extends AutoCloseable {
 
     /**
      * Closes this handle. Messages it fetched and did not acknowledge are delivered again after
-     * their ack wait (JetStream) or at once (local). The consumer's position stays stored.
+     * their ack wait (JetStream) or at once (local). The consumer's position stays stored. A
+     * {@link #fetch} waiting on this handle in another thread ends at once with
+     * {@link IllegalStateException}: close the handle, rather than interrupt a thread that fetches
+     * (an interrupt during the local store's file I/O closes the file for every reader).
      */
     @Override
     void close();

@@ -9,7 +9,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 import io.ringbus.testkit.Await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -51,6 +55,30 @@ class DurableSubjectsTest {
             assertThat(texts(second)).containsExactly("o6", "o7");
             assertThat(broker.stats().consumers()).singleElement()
                     .satisfies(c -> assertThat(c.name()).isEqualTo("billing"));
+        }
+    }
+
+    @Test
+    void unsubscribingNeverInterruptsTheDeliveryThreadAndTheStreamStaysReadable() throws Exception {
+        // An interrupt during the store's FileChannel read closed the segment for every reader
+        // (DeadLetterPowerCutTest: the broker's close hung); unsubscribe closes the handle instead.
+        CountDownLatch inHandler = new CountDownLatch(1);
+        AtomicBoolean interrupted = new AtomicBoolean();
+        try (Broker broker = broker()) {
+            broker.publish("orders.eu", "o1");
+            Subscription subscription = broker.subscribe("orders.>", m -> {
+                inHandler.countDown();
+                LockSupport.parkNanos(Duration.ofMillis(200).toNanos());
+                interrupted.set(Thread.currentThread().isInterrupted());
+            }, SubscribeOptions.defaults().mode(ExecutionMode.VIRTUAL).durable("billing"));
+            assertThat(inHandler.await(10, TimeUnit.SECONDS)).isTrue();
+            subscription.unsubscribe();
+            assertThat(interrupted).as("the handler's thread was interrupted").isFalse();
+            broker.publish("orders.eu", "o2");
+            List<Message> again = new CopyOnWriteArrayList<>();
+            broker.subscribe("orders.>", again::add, SubscribeOptions.defaults().durable("audit"));
+            Await.until("again.size() == 2", () -> again.size() == 2);
+            assertThat(texts(again)).containsExactly("o1", "o2");
         }
     }
 

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -122,7 +123,14 @@ final class DurableSubscription implements Subscription {
 
     private void dispatch(StoredMessage message) {
         try {
-            permits.acquire();
+            // Timed: unsubscribe does not interrupt this thread (see there), so a pool full of
+            // handlers that never return must not keep it here.
+            while (!permits.tryAcquire(FETCH_WAIT.toNanos(), TimeUnit.NANOSECONDS)) {
+                if (!active) {
+                    consumer.nak(message, Duration.ZERO);
+                    return;
+                }
+            }
         } catch (InterruptedException e) {
             consumer.nak(message, Duration.ZERO);
             active = false;
@@ -254,15 +262,18 @@ final class DurableSubscription implements Subscription {
             return;
         }
         active = false;
+        // Closing the handle wakes a fetch in progress and puts back what was not handled; the
+        // delivery thread is never interrupted: it may be reading the stream's log, and an interrupt
+        // during a FileChannel read closes the channel for every reader of the stream (found by
+        // DeadLetterPowerCutTest: the reader then spun under the consumer's lock and close hung).
+        consumer.close();
         if (Thread.currentThread() != thread) {
-            thread.interrupt();
             try {
                 thread.join(5_000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }
-        consumer.close();
         broker.durableUnsubscribed(this);
         Runnable end = onEnd;
         if (end != null) {

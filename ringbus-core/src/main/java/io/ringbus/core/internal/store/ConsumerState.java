@@ -31,7 +31,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p><b>State.</b> {@code delivered}: the last stream sequence read for it; {@code unacked}: the
  * sequences delivered (or due for redelivery) and not acknowledged, with their delivery counts. The
  * ack floor is the lowest unacked sequence minus one. That state is bounded by the in-flight window
- * and saved by {@link ConsumerStateFile} every {@link LocalStorage#STATE_SAVE_MILLIS} ms; after a
+ * and saved by {@link ConsumerStateFile} when the consumer is created (before {@link #open} returns)
+ * and then every {@link LocalStorage#STATE_SAVE_MILLIS} ms; after a
  * restart the unacked messages are delivered again, in stream order, then reading goes on after
  * {@code delivered} (or after the log's last record, when the log lost records past it).
  *
@@ -109,21 +110,43 @@ final class ConsumerState {
                             + config.filterSubject() + "'");
                 }
                 state.resume(saved);
-            } else {
-                state.start(config.start());
-                state.version++;
+                return state;
             }
+            state.start(config.start());
         } catch (ConsumerStateFile.DamagedException e) {
             StartPosition fallback = noSkipStart(config.start());
             file.repaired(e.getMessage() + "; no whole copy left: durable consumer '" + config.durableName()
                     + "' starts over from " + fallback + " (messages it had acknowledged are delivered again)");
             state.start(fallback);
-            state.version++;
         } catch (IOException e) {
             throw new StorageException("cannot read consumer state " + path + ": " + e + " (check that it is readable"
                     + " by this user; deleting it makes the consumer start over from its configured start)", e);
         }
+        state.saveCreated();
         return state;
+    }
+
+    /**
+     * Saves a consumer just created (or started over) before {@link #open} returns, so that its
+     * creation is durable when {@code StoredStream.consumer} returns. Otherwise a power cut within
+     * the first save interval loses it: a {@code NEW} consumer is then created again at a later end
+     * of the stream, skipping what was stored in between, and a work queue, seeing no state file,
+     * deletes records that consumer never got (found by MetadataPowerCutTest).
+     *
+     * @throws StorageException naming the file when it cannot be written
+     */
+    private void saveCreated() {
+        saveLock.lock();
+        try {
+            file.save(config.filterSubject(), delivered, new TreeMap<>(unacked));
+            savedVersion = version;
+        } catch (IOException e) {
+            throw new StorageException("cannot create durable consumer '" + config.durableName() + "' of stream '"
+                    + stream.config().name() + "': writing " + file.path() + " failed: " + e
+                    + " (check that the directory is writable by this user and the disk not full)", e);
+        } finally {
+            saveLock.unlock();
+        }
     }
 
     /**
@@ -212,13 +235,17 @@ final class ConsumerState {
         return config;
     }
 
-    List<StoredMessage> fetch(Object owner, int max, long waitNanos) throws InterruptedException {
+    List<StoredMessage> fetch(LocalConsumer owner, int max, long waitNanos) throws InterruptedException {
         long deadline = System.nanoTime() + waitNanos;
         lock.lock();
         try {
             while (true) {
                 if (closed) {
                     throw new IllegalStateException("consumer closed: " + config.durableName());
+                }
+                if (owner.isClosed()) {
+                    // Closed while this fetch waited (release signalled): nothing more to this handle.
+                    throw new IllegalStateException("consumer handle closed: " + config.durableName());
                 }
                 List<StoredMessage> batch = collect(owner, max);
                 if (!batch.isEmpty()) {

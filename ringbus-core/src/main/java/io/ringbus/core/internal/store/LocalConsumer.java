@@ -21,6 +21,11 @@ final class LocalConsumer implements StreamConsumer {
         this.state = state;
     }
 
+    /** @return whether {@link #close} was called: a fetch in progress on this handle returns */
+    boolean isClosed() {
+        return closed;
+    }
+
     /** @return the consumer this handle shares (tests) */
     ConsumerState state() {
         return state;
@@ -63,6 +68,7 @@ final class LocalConsumer implements StreamConsumer {
         return state.stats();
     }
 
+    /** Puts back what this handle holds and wakes a fetch in progress on it, which returns. */
     @Override
     public void close() {
         if (!closed) {

@@ -94,6 +94,10 @@ public final class LocalStorage implements Storage {
         this.files = new DurableFiles(policy != FsyncPolicy.OS, observer);
         try {
             files.createDirectories(this.dir.resolve("streams"));
+            // As LocalStream.open does for a stream: names a killed process created without
+            // forcing their directory are made durable before anything under them is acknowledged.
+            forceParent(this.dir, files);
+            files.syncDirectory(this.dir);
             lockChannel = files.openOrCreate(this.dir.resolve("LOCK"), true);
         } catch (IOException e) {
             throw new StorageException("cannot open storage directory " + this.dir + ": " + e
@@ -111,6 +115,23 @@ public final class LocalStorage implements Storage {
         }
         lock = acquired;
         saver = Thread.ofPlatform().name("ringbus-storage-saver").daemon(true).start(this::saveLoop);
+    }
+
+    /**
+     * Forces the directory that holds the store's name. Not ours (it may be readable by root only,
+     * where opening it for the {@code fsync} fails), so a failure is logged, not a refusal to open.
+     */
+    private static void forceParent(Path dir, DurableFiles files) {
+        Path parent = dir.getParent();
+        if (parent == null) {
+            return;
+        }
+        try {
+            files.syncDirectory(parent);
+        } catch (IOException e) {
+            LOG.warn("{}: could not force its parent directory (the store's own name may not survive a power"
+                    + " loss if a crash interrupted its creation): {}", dir, e.toString());
+        }
     }
 
     @Override

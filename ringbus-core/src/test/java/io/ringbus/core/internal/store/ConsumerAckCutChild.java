@@ -7,11 +7,6 @@ import io.ringbus.core.StoredStream;
 import io.ringbus.core.StreamConfig;
 import io.ringbus.core.StreamConsumer;
 
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -37,23 +32,22 @@ final class ConsumerAckCutChild {
 
     public static void main(String[] args) throws InterruptedException {
         Path dir = Path.of(args[0]);
-        FileOutputStream out = new FileOutputStream(FileDescriptor.out);
         if (args[1].equals("DRAIN")) {
             try (Storage storage = Storage.local(dir)) {
-                ackUntilIdle(out, consumer(storage), Long.MAX_VALUE, Duration.ofSeconds(2), 0);
+                ackUntilIdle(consumer(storage), Long.MAX_VALUE, Duration.ofSeconds(2), 0);
             }
-            print(out, "drained");
+            ChildLines.print("drained");
             return;
         }
         try (Storage storage = Storage.local(dir)) {
-            ackUntilIdle(out, consumer(storage), Long.parseLong(args[2]), Duration.ofSeconds(5), 0);
+            ackUntilIdle(consumer(storage), Long.parseLong(args[2]), Duration.ofSeconds(5), 0);
         }
-        print(out, "closed");
+        ChildLines.print("closed");
         Storage storage = Storage.local(dir); // never closed: the test kills the process
-        print(out, "reopened");
+        ChildLines.print("reopened");
         StreamConsumer consumer = consumer(storage);
         while (true) {
-            ackUntilIdle(out, consumer, Long.MAX_VALUE, Duration.ofSeconds(5), 1);
+            ackUntilIdle(consumer, Long.MAX_VALUE, Duration.ofSeconds(5), 1);
         }
     }
 
@@ -62,7 +56,7 @@ final class ConsumerAckCutChild {
         return stream.consumer(ConsumerConfig.of(CONSUMER, PATTERN));
     }
 
-    private static void ackUntilIdle(FileOutputStream out, StreamConsumer consumer, long max, Duration idle,
+    private static void ackUntilIdle(StreamConsumer consumer, long max, Duration idle,
                                      long pauseMillis) throws InterruptedException {
         for (long acked = 0; acked < max; ) {
             List<StoredMessage> batch = consumer.fetch(1, idle);
@@ -70,20 +64,11 @@ final class ConsumerAckCutChild {
                 return;
             }
             StoredMessage m = batch.get(0);
-            print(out, "d " + m.sequence() + " " + m.deliveries());
+            ChildLines.print("d " + m.sequence() + " " + m.deliveries());
             consumer.ack(m);
-            print(out, "a " + m.sequence());
+            ChildLines.print("a " + m.sequence());
             acked++;
             Thread.sleep(pauseMillis);
-        }
-    }
-
-    /** One {@code write} per line (atomic on a pipe under 4 KiB): the test reads whole lines only. */
-    private static void print(FileOutputStream out, String line) {
-        try {
-            out.write((line + "\n").getBytes(StandardCharsets.US_ASCII));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

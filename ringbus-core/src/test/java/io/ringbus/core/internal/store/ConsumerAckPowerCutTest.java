@@ -71,28 +71,14 @@ class ConsumerAckPowerCutTest {
             Set<Long> ackedBeforeAClose = new HashSet<>();
             List<String> report = new ArrayList<>();
             for (int round = 1; round <= ROUNDS; round++) {
-                long delay = 20 + random.nextInt(400);
-                boolean torn = random.nextBoolean();
-                long tornSeed = random.nextLong();
-                List<String> lines;
-                try (ChildProcess child = start(dir, "ACK", String.valueOf(QUIET))) {
-                    child.awaitLine(l -> l.equals("reopened"), 120);
-                    Thread.sleep(delay);
-                    assertThat(child.kill()).as("killed by SIGKILL").isEqualTo(137);
-                    lines = List.copyOf(child.lines());
-                }
-                if (torn) {
-                    fs.cut(tornSeed);
-                } else {
-                    fs.cut();
-                }
+                PowerCut cut = PowerCut.draw(random, 20, 400);
+                List<String> lines = cut.killAndCut(start(dir, "ACK", String.valueOf(QUIET)), "reopened", fs);
                 Run run = Run.of(lines);
                 assertThat(run.ackedBeforeClose).as("round %d acknowledged before its clean close", round)
                         .hasSize(QUIET);
                 assertThat(common(run.delivered, ackedBeforeAClose)).as("round %d delivered again what was "
                         + "acknowledged before a clean close (%s)", round, mode).isEmpty();
-                report.add("round " + round + " (killed " + delay + " ms after reopening, " + (torn ? "torn" : "not torn")
-                        + "): acknowledged " + run.acked.size() + ", delivered again after the previous cut "
+                report.add("round " + round + " (" + cut.describe("reopening") + "): acknowledged " + run.acked.size() + ", delivered again after the previous cut "
                         + count(run.delivered, acked));
                 acked.addAll(run.acked);
                 ackedBeforeAClose.addAll(run.ackedBeforeClose);
@@ -125,16 +111,11 @@ class ConsumerAckPowerCutTest {
     }
 
     private static Set<Long> common(Set<Long> a, Set<Long> b) {
-        Set<Long> both = new TreeSet<>(a);
-        both.retainAll(b);
-        return both;
+        return PowerCut.common(a, b);
     }
 
     private static ChildProcess start(Path dir, String... args) throws IOException {
-        List<String> all = new ArrayList<>(List.of(dir.toString()));
-        all.addAll(List.of(args));
-        return ChildProcess.start("consumer-ack-cut", List.of("-Xmx128m", "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1"), ConsumerAckCutChild.class, all.toArray(String[]::new));
+        return PowerCut.start("consumer-ack-cut", ConsumerAckCutChild.class, dir, args);
     }
 
     /** What one consumer process printed: sequences delivered, acknowledged, acknowledged before {@code closed}. */

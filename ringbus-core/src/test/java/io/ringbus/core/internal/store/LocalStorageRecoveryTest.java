@@ -174,6 +174,44 @@ class LocalStorageRecoveryTest {
                 "SYNC_DIRECTORY " + s + "/consumers");
     }
 
+    @Test
+    void aConsumerIsDurableWhenItsCreationReturns() {
+        Assumptions.assumeTrue(DurableFiles.directorySyncSupported());
+        List<String> events = Collections.synchronizedList(new ArrayList<>());
+        try (LocalStorage storage = observed(dir.resolve("data"), events)) {
+            StoredStream stream = storage.stream(STREAM);
+            events.clear();
+            stream.consumer(new ConsumerConfig("late", "orders.>", StartPosition.newOnly(),
+                    ConsumerConfig.DEFAULT_ACK_WAIT, 5, 10)).close();
+            String consumers = "data/streams/" + STREAM.name() + "/consumers";
+            assertThat(List.copyOf(events)).as("before consumer(...) returned").containsSubsequence(
+                    "SYNC_FILE " + consumers + "/late.state.tmp", "RENAME " + consumers + "/late.state",
+                    "SYNC_DIRECTORY " + consumers);
+        }
+    }
+
+    @Test
+    void namesACrashedProcessLeftUnsyncedAreForcedWhenTheStoreAndTheStreamOpen() throws IOException {
+        Assumptions.assumeTrue(DurableFiles.directorySyncSupported());
+        String s = "data/streams/" + STREAM.name();
+        // What a process killed between its mkdirs and the directory fsyncs leaves: names, none durable.
+        Files.createDirectories(dir.resolve(s).resolve("log"));
+        Files.createDirectories(dir.resolve(s).resolve("consumers"));
+        List<String> events = Collections.synchronizedList(new ArrayList<>());
+        try (LocalStorage storage = observed(dir.resolve("data"), events)) {
+            storage.stream(STREAM);
+            assertThat(List.copyOf(events)).as("nothing created, every directory forced").containsSubsequence(
+                    "SYNC_DIRECTORY ", "SYNC_DIRECTORY data", "SYNC_DIRECTORY data/streams", "SYNC_DIRECTORY " + s,
+                    "SYNC_DIRECTORY " + s + "/log", "SYNC_DIRECTORY " + s + "/consumers")
+                    .doesNotContain("CREATE " + s, "CREATE " + s + "/log");
+        }
+    }
+
+    private LocalStorage observed(Path store, List<String> events) {
+        return new LocalStorage(store, FsyncPolicy.ALWAYS, Duration.ofMillis(100), Storage.DEFAULT_MAX_PENDING_BYTES,
+                1 << 20, (operation, path) -> events.add(operation + " " + dir.relativize(path.toAbsolutePath())));
+    }
+
     /** Publishes {@code total} records, acknowledges the first {@code acked} with {@code consumer}, closes. */
     private void ackFirst(int acked, int total, ConsumerConfig config) throws InterruptedException {
         try (Storage storage = open(dir)) {
