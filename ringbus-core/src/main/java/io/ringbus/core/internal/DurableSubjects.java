@@ -227,18 +227,7 @@ final class DurableSubjects {
 
     /** @return whether some subject matches both patterns */
     static boolean overlap(SubjectPattern a, SubjectPattern b) {
-        int n = Math.min(a.size(), b.size());
-        for (int i = 0; i < n; i++) {
-            String x = a.token(i);
-            String y = b.token(i);
-            if (x.equals(SubjectPattern.GREATER) || y.equals(SubjectPattern.GREATER)) {
-                return true;
-            }
-            if (!x.equals(y) && !x.equals(SubjectPattern.STAR) && !y.equals(SubjectPattern.STAR)) {
-                return false;
-            }
-        }
-        return a.size() == b.size();
+        return SubjectPattern.overlap(a, b);
     }
 
     /** @return whether every subject {@code inner} matches is matched by {@code outer} */
