@@ -102,7 +102,11 @@ public final class StreamsApi {
             return;
         }
         if (response != null) {
-            total.incrementAndGet();
+            // As nats-server: a message got by MSG.GET is answered outside its API accounting.
+            boolean message = response.has("message");
+            if (!message) {
+                total.incrementAndGet();
+            }
             if (response.has("error")) {
                 errors.incrementAndGet();
             }
@@ -296,13 +300,16 @@ public final class StreamsApi {
             offset = offset(filter);
             streams = filtered(request.requester(), filter);
         } catch (ApiError.Failure failure) {
-            return paged(ApiJson.error(response, failure.error), 0, 0, 0);
+            return paged(ApiJson.error(response, failure.error), 0, 0, 0).putNull("streams");
         }
         int from = Math.min(offset, streams.size());
         paged(response, streams.size(), from, NAMES_LIMIT);
+        List<StoredStream> page = streams.subList(from, Math.min(streams.size(), from + NAMES_LIMIT));
+        if (page.isEmpty()) {
+            return response.putNull("streams"); // Go's nil slice
+        }
         ArrayNode names = response.putArray("streams");
-        streams.subList(from, Math.min(streams.size(), from + NAMES_LIMIT))
-                .forEach(stream -> names.add(stream.config().name()));
+        page.forEach(stream -> names.add(stream.config().name()));
         return response;
     }
 
@@ -315,7 +322,7 @@ public final class StreamsApi {
             offset = offset(filter);
             streams = filtered(request.requester(), filter);
         } catch (ApiError.Failure failure) {
-            return paged(ApiJson.error(response, failure.error), 0, 0, 0);
+            return paged(ApiJson.error(response, failure.error), 0, 0, 0).putNull("streams");
         }
         int from = Math.min(offset, streams.size());
         paged(response, streams.size(), from, LIST_LIMIT);
