@@ -9,7 +9,7 @@ import java.util.Set;
  *
  * <pre>
  * jetstream.enabled                    = true | false   (--no-jetstream: false)
- * jetstream.max_streams                = N   the most streams, --durable ones included (default 10,000)
+ * jetstream.max_streams                = N   the most streams, --durable ones included (default 256: the local log runs a flusher thread per stream)
  * jetstream.max_pending_requests       = N   API requests queued, all clients together (default 1,024)
  * jetstream.max_pending_per_connection = N   API requests queued for one connection (default 64)
  * </pre>
@@ -21,7 +21,7 @@ import java.util.Set;
  */
 public record JetStreamSettings(boolean enabled, int maxStreams, int maxPendingRequests, int maxPendingPerConnection) {
     /** The default {@link #maxStreams()}. */
-    public static final int DEFAULT_MAX_STREAMS = 10_000;
+    public static final int DEFAULT_MAX_STREAMS = 256;
     /** The default {@link #maxPendingRequests()}. */
     public static final int DEFAULT_MAX_PENDING_REQUESTS = 1_024;
     /** The default {@link #maxPendingPerConnection()}. */
