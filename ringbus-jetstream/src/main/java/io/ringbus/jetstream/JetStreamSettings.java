@@ -12,23 +12,28 @@ import java.util.Set;
  * jetstream.max_streams                = N   the most streams, --durable ones included (default 256: the local log runs a flusher thread per stream)
  * jetstream.max_pending_requests       = N   API requests queued, all clients together (default 1,024)
  * jetstream.max_pending_per_connection = N   API requests queued for one connection (default 64)
+ * jetstream.max_pending_bytes          = N   bytes of API requests queued, all clients together (default 4 MiB)
  * </pre>
  *
  * @param enabled                  whether the API is served
  * @param maxStreams               the most streams
  * @param maxPendingRequests       requests waiting for the API's thread, all connections together
  * @param maxPendingPerConnection  requests waiting for one connection
+ * @param maxPendingBytes          bytes of requests waiting, all connections together
  */
-public record JetStreamSettings(boolean enabled, int maxStreams, int maxPendingRequests, int maxPendingPerConnection) {
+public record JetStreamSettings(boolean enabled, int maxStreams, int maxPendingRequests, int maxPendingPerConnection,
+                                long maxPendingBytes) {
     /** The default {@link #maxStreams()}. */
     public static final int DEFAULT_MAX_STREAMS = 256;
     /** The default {@link #maxPendingRequests()}. */
     public static final int DEFAULT_MAX_PENDING_REQUESTS = 1_024;
     /** The default {@link #maxPendingPerConnection()}. */
     public static final int DEFAULT_MAX_PENDING_PER_CONNECTION = 64;
+    /** The default {@link #maxPendingBytes()}: 4 MiB. */
+    public static final long DEFAULT_MAX_PENDING_BYTES = 4L << 20;
 
     private static final Set<String> KEYS = Set.of("enabled", "max_streams", "max_pending_requests",
-            "max_pending_per_connection");
+            "max_pending_per_connection", "max_pending_bytes");
 
     /**
      * Checks every value.
@@ -39,12 +44,13 @@ public record JetStreamSettings(boolean enabled, int maxStreams, int maxPendingR
         positive("max_streams", maxStreams);
         positive("max_pending_requests", maxPendingRequests);
         positive("max_pending_per_connection", maxPendingPerConnection);
+        positive("max_pending_bytes", maxPendingBytes);
     }
 
     /** @return the defaults: enabled */
     public static JetStreamSettings defaults() {
         return new JetStreamSettings(true, DEFAULT_MAX_STREAMS, DEFAULT_MAX_PENDING_REQUESTS,
-                DEFAULT_MAX_PENDING_PER_CONNECTION);
+                DEFAULT_MAX_PENDING_PER_CONNECTION, DEFAULT_MAX_PENDING_BYTES);
     }
 
     /**
@@ -57,13 +63,14 @@ public record JetStreamSettings(boolean enabled, int maxStreams, int maxPendingR
             if (!KEYS.contains(key)) {
                 throw new IllegalArgumentException("unknown key jetstream." + key + " (jetstream.enabled, "
                         + "jetstream.max_streams, jetstream.max_pending_requests, "
-                        + "jetstream.max_pending_per_connection; see docs/jetstream.md)");
+                        + "jetstream.max_pending_per_connection, jetstream.max_pending_bytes; see docs/jetstream.md)");
             }
         }
         return new JetStreamSettings(settings.flag("enabled", true),
                 number(settings, "max_streams", DEFAULT_MAX_STREAMS),
                 number(settings, "max_pending_requests", DEFAULT_MAX_PENDING_REQUESTS),
-                number(settings, "max_pending_per_connection", DEFAULT_MAX_PENDING_PER_CONNECTION));
+                number(settings, "max_pending_per_connection", DEFAULT_MAX_PENDING_PER_CONNECTION),
+                number(settings, "max_pending_bytes", (int) DEFAULT_MAX_PENDING_BYTES));
     }
 
     private static int number(ExtensionSettings settings, String key, int absent) {
@@ -78,7 +85,7 @@ public record JetStreamSettings(boolean enabled, int maxStreams, int maxPendingR
         }
     }
 
-    private static void positive(String key, int value) {
+    private static void positive(String key, long value) {
         if (value < 1) {
             throw new IllegalArgumentException("jetstream." + key + " must be positive: " + value);
         }

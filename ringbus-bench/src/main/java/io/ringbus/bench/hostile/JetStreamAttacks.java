@@ -28,7 +28,7 @@ final class JetStreamAttacks {
     }
 
     private static void malformed(Target target, long deadline) throws Exception {
-        byte[] huge = ("{\"name\":\"H\",\"subjects\":[\"" + "h.".repeat(ProtocolAttacks.MAX_PAYLOAD / 4) + "x\"]}")
+        byte[] huge = ("{\"name\":\"H\",\"subjects\":[\"" + "h.".repeat(ProtocolAttacks.MAX_PAYLOAD / 2) + "x\"]}")
                 .substring(0, ProtocolAttacks.MAX_PAYLOAD - 256).getBytes(StandardCharsets.US_ASCII);
         byte[][] bodies = {"{bad".getBytes(StandardCharsets.US_ASCII),
                 "{\"name\":7,\"max_msgs\":\"x\"}".getBytes(StandardCharsets.US_ASCII), huge, new byte[0],

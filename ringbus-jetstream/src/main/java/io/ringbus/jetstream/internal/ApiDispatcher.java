@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * Takes {@code $JS.API.} requests on the connections' event loops and answers them on one thread
  * of its own, in arrival order. The queue is bounded in requests, all connections together
  * ({@code jetstream.max_pending_requests}) and per connection
- * ({@code jetstream.max_pending_per_connection}); a request past either bound is answered at once
+ * ({@code jetstream.max_pending_per_connection}), and in bytes, all connections together
+ * ({@code jetstream.max_pending_bytes}); a request past any bound is answered at once
  * with JetStream's 503 ("temporarily unavailable", which clients retry) and counted, never queued.
  */
 public final class ApiDispatcher implements RequestHandler, AutoCloseable {
@@ -28,6 +29,9 @@ public final class ApiDispatcher implements RequestHandler, AutoCloseable {
     private final ThreadPoolExecutor executor;
     private final ConcurrentHashMap<Long, AtomicInteger> pending = new ConcurrentHashMap<>();
     private final AtomicLong refused = new AtomicLong();
+    /** Request bytes queued, all connections together; bounded by {@link #maxPendingBytes}. */
+    private final AtomicLong pendingBytes = new AtomicLong();
+    private final long maxPendingBytes;
 
     /**
      * @param api      the API
@@ -36,6 +40,7 @@ public final class ApiDispatcher implements RequestHandler, AutoCloseable {
     public ApiDispatcher(StreamsApi api, JetStreamSettings settings) {
         this.api = api;
         this.perConnection = settings.maxPendingPerConnection();
+        this.maxPendingBytes = settings.maxPendingBytes();
         this.executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
                 new ArrayBlockingQueue<>(settings.maxPendingRequests()),
                 Thread.ofPlatform().name("ringbus-jetstream-api").daemon(true).factory(),
@@ -45,9 +50,10 @@ public final class ApiDispatcher implements RequestHandler, AutoCloseable {
     @Override
     public void handle(ApiRequest request) {
         long connection = request.requester().connectionId();
+        long bytes = request.payload().length + (request.headers() == null ? 0 : request.headers().length);
         AtomicInteger queued = pending.computeIfAbsent(connection, c -> new AtomicInteger());
-        if (queued.incrementAndGet() > perConnection) {
-            release(connection, queued);
+        if (queued.incrementAndGet() > perConnection | pendingBytes.addAndGet(bytes) > maxPendingBytes) {
+            release(connection, queued, bytes);
             busy(request);
             return;
         }
@@ -58,16 +64,17 @@ public final class ApiDispatcher implements RequestHandler, AutoCloseable {
                 } catch (RuntimeException e) {
                     LOG.warn("JetStream API request {} failed: {}", request.subject(), e.toString(), e);
                 } finally {
-                    release(connection, queued);
+                    release(connection, queued, bytes);
                 }
             });
         } catch (java.util.concurrent.RejectedExecutionException full) {
-            release(connection, queued);
+            release(connection, queued, bytes);
             busy(request);
         }
     }
 
-    private void release(long connection, AtomicInteger queued) {
+    private void release(long connection, AtomicInteger queued, long bytes) {
+        pendingBytes.addAndGet(-bytes);
         if (queued.decrementAndGet() == 0) {
             pending.remove(connection, queued);
         }
