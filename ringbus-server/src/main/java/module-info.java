@@ -3,7 +3,7 @@
  *
  * <p>{@code io.ringbus.server} (the server, its builder and options) and {@code io.ringbus.server.monitor}
  * (the monitoring snapshots) are the API; everything under {@code io.ringbus.server.internal} is
- * implementation and may change without notice. Another module that imports it does not compile.
+ * implementation and may change without notice. {@code io.ringbus.server.spi} is the extension SPI. Another module that imports it does not compile.
  */
 // Netty 4.1, micrometer and its Prometheus registry have no module descriptors: their
 // Automatic-Module-Names are used. The API takes a MeterRegistry and hands out a
@@ -34,6 +34,10 @@ module io.ringbus.server {
 
     exports io.ringbus.server;
     exports io.ringbus.server.monitor;
+    exports io.ringbus.server.spi;
+
+    // Extensions (JetStream's API) found on the module path
+    uses io.ringbus.server.spi.ServerExtension;
 
     // picocli fills RingbusServerMain's option fields by reflection
     opens io.ringbus.server to info.picocli;

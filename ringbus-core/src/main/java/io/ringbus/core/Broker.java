@@ -58,6 +58,58 @@ public interface Broker extends Client, AutoCloseable {
     StoredStream registerStream(StreamConfig config, Scope scope);
 
     /**
+     * Registers a durable stream and leaves the scopes of its subjects as they are (a stream
+     * created through a network API): the stream's scope, which {@link #streamScope} reports, is
+     * the highest scope a subject it stores can have ({@link #maxScopeOf}).
+     *
+     * @param config the stream
+     * @return the open stream
+     * @throws IllegalArgumentException when the pattern overlaps another durable pattern
+     * @throws StorageException         when the store cannot open the stream
+     */
+    StoredStream registerStream(StreamConfig config);
+
+    /**
+     * Changes a registered stream's configuration (limits, pattern) and keeps its messages; see
+     * {@link Storage#reconfigure}.
+     *
+     * @param config the new configuration; its name is the stream's
+     * @return the stream, open with it
+     * @throws IllegalArgumentException      when no stream of that name is registered, or the new pattern
+     *                                       overlaps another durable pattern
+     * @throws UnsupportedOperationException when the store cannot change a stream
+     * @throws StorageException              when the store cannot open it again
+     */
+    StoredStream updateStream(StreamConfig config);
+
+    /**
+     * Unregisters a durable stream and deletes it from the store ({@link Storage#delete}): its
+     * subjects are no longer stored.
+     *
+     * @param name the stream
+     * @return whether it was registered or stored
+     * @throws UnsupportedOperationException when the store cannot delete streams
+     * @throws StorageException              when its files cannot be deleted
+     */
+    boolean deleteStream(String name);
+
+    /** @return the registered durable streams, in registration order */
+    java.util.List<StoredStream> streams();
+
+    /** @return the broker's store, when it has one (given to the builder, or opened for a durable subject) */
+    Optional<Storage> storage();
+
+    /**
+     * Returns the highest scope a subject matching {@code pattern} can have: the default scope
+     * and that of every registered pattern some subject of {@code pattern} also matches.
+     *
+     * @param pattern a subject or wildcard pattern
+     * @return that scope (an upper bound)
+     * @throws IllegalArgumentException when the pattern is malformed
+     */
+    Scope maxScopeOf(String pattern);
+
+    /**
      * Returns the scope a subject has now.
      *
      * @param subject a subject without wildcards

@@ -4,6 +4,7 @@ import io.ringbus.core.internal.store.LocalStorage;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Where durable subjects are stored: one interface, two stores. {@link #local(Path)} is the
@@ -16,6 +17,8 @@ import java.time.Duration;
 public interface Storage extends AutoCloseable {
     /** Default {@link #maxPendingBytes()}: 64 MiB per stream. */
     long DEFAULT_MAX_PENDING_BYTES = 64L << 20;
+    /** The largest {@link #writeMetadata} document: 1 MiB. */
+    int MAX_METADATA_BYTES = 1 << 20;
 
     /**
      * Opens a stream, creating it if it does not exist. An existing stream keeps its messages; its
@@ -34,6 +37,62 @@ public interface Storage extends AutoCloseable {
 
     /** @return a line for logs and the monitor: the kind of store, where, and its policy */
     String describe();
+
+    /**
+     * Opens an open stream again with a changed configuration (its limits, its pattern): its
+     * messages and consumers stay. Appends in flight on the old handle fail with
+     * {@link StorageException}; the returned handle replaces it.
+     *
+     * @param config the stream's new configuration; its name is the stream's
+     * @return the stream, open with {@code config}
+     * @throws UnsupportedOperationException when this store cannot (the default)
+     * @throws StorageException              when it cannot be opened again
+     */
+    default StoredStream reconfigure(StreamConfig config) {
+        throw new UnsupportedOperationException(describe() + " cannot change a stream's configuration");
+    }
+
+    /**
+     * Closes a stream and deletes it: its messages, consumers and {@link #writeMetadata metadata}.
+     * Durable once it returns: a crash after it never brings the stream back.
+     *
+     * @param name the stream
+     * @return whether a stream of that name existed
+     * @throws UnsupportedOperationException when this store cannot (the default)
+     * @throws StorageException              when the files cannot be deleted
+     */
+    default boolean delete(String name) {
+        throw new UnsupportedOperationException(describe() + " cannot delete streams");
+    }
+
+    /**
+     * Keeps a small document beside a stream (for example the JetStream configuration a network API
+     * created it with), durably: replaced whole, never seen half written, kept across restarts and
+     * crashes until the stream is {@link #delete deleted}. The stream need not be open.
+     *
+     * @param stream  the stream's name (a valid {@link StreamConfig#name()})
+     * @param content the document, at most {@link #MAX_METADATA_BYTES}
+     * @throws IllegalArgumentException      naming the value when the name or size is not valid
+     * @throws UnsupportedOperationException when this store keeps no metadata (the default)
+     * @throws StorageException              when it cannot be written
+     */
+    default void writeMetadata(String stream, byte[] content) {
+        throw new UnsupportedOperationException(describe() + " keeps no stream metadata");
+    }
+
+    /**
+     * @param stream the stream's name
+     * @return the document last {@link #writeMetadata written} for it, or {@code null} when none
+     * @throws StorageException when it cannot be read
+     */
+    default byte[] metadata(String stream) {
+        return null;
+    }
+
+    /** @return the names of the stored streams that have {@link #writeMetadata metadata}, sorted */
+    default List<String> streamsWithMetadata() {
+        return List.of();
+    }
 
     /** Closes every stream and consumer; appends acknowledged stay stored. Idempotent. */
     @Override

@@ -59,4 +59,32 @@ public interface StoredStream {
 
     /** @return what it holds now */
     StreamInfo info();
+
+    /**
+     * Reads one stored message.
+     *
+     * @param sequence its sequence
+     * @return the message, or {@code null} when the stream does not hold it (never stored, or
+     *         removed by a limit)
+     * @throws UnsupportedOperationException when this store cannot (the default)
+     * @throws StorageException              when it cannot be read
+     */
+    default StoredMessage read(long sequence) {
+        throw new UnsupportedOperationException("stream '" + config().name() + "' cannot be read by sequence");
+    }
+
+    /**
+     * Reads the newest stored message whose subject matches {@code pattern}. The local log scans
+     * the stream from its oldest record (it keeps no index by subject): a cost in proportion to the
+     * stream's size.
+     *
+     * @param pattern a subject or wildcard pattern
+     * @return the message, or {@code null} when none matches
+     * @throws IllegalArgumentException      when the pattern is malformed
+     * @throws UnsupportedOperationException when this store cannot (the default)
+     * @throws StorageException              when it cannot be read
+     */
+    default StoredMessage lastBySubject(String pattern) {
+        throw new UnsupportedOperationException("stream '" + config().name() + "' cannot be read by subject");
+    }
 }

@@ -42,6 +42,19 @@ public final class Subject {
     }
 
     /**
+     * Whether some subject matches both patterns (JetStream's "subjects collide", which refuses
+     * streams that overlap).
+     *
+     * @param a a subject or pattern
+     * @param b a subject or pattern
+     * @return whether they overlap
+     * @throws IllegalArgumentException when either is malformed
+     */
+    public static boolean overlap(String a, String b) {
+        return SubjectPattern.overlap(SubjectPattern.parse(a), SubjectPattern.parse(b));
+    }
+
+    /**
      * Tells whether a pattern matches a literal subject. Both are checked first.
      *
      * @param pattern a subscription pattern

@@ -5,9 +5,15 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.ringbus.core.Broker;
 import io.ringbus.server.internal.NettyServer;
 import io.ringbus.server.internal.ServerContext;
+import io.ringbus.server.internal.ServerExtensionContext;
 import io.ringbus.server.internal.ServerMeters;
 import io.ringbus.server.internal.monitor.MonitorServer;
 import io.ringbus.server.monitor.MonitorSources;
+import io.ringbus.server.spi.ServerExtension;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A running ringbus-server: the NATS client protocol on TCP in front of a {@link Broker}, so
@@ -36,11 +42,19 @@ public final class RingbusServer implements AutoCloseable {
     private final MonitorServer monitor;
     private final ServerMeters meters;
     private final PrometheusMeterRegistry ownRegistry;
+    private final List<ServerExtension> extensions = new ArrayList<>();
     private volatile boolean closed;
 
     private RingbusServer(Broker broker, ServerConfig config, MonitorSources given, MeterRegistry registry) {
         this.context = new ServerContext(broker, config);
-        this.netty = new NettyServer(context);
+        startExtensions(config, registry != null ? registry : given.meterRegistry().orElse(null));
+        try {
+            this.netty = new NettyServer(context);
+        } catch (RuntimeException e) {
+            closeExtensions();
+            context.close();
+            throw e;
+        }
         MonitorSources sources = given;
         PrometheusMeterRegistry own = null;
         if (config.monitorEnabled() && sources.meterRegistry().isEmpty()) {
@@ -62,6 +76,7 @@ public final class RingbusServer implements AutoCloseable {
             } catch (RuntimeException e) {
                 closeMeters();
                 netty.close(0);
+                closeExtensions();
                 context.close();
                 throw e;
             }
@@ -180,9 +195,38 @@ public final class RingbusServer implements AutoCloseable {
                 monitor.close();
             }
             netty.close(2_000);
+            closeExtensions();
             context.close();
             closeMeters();
         }
+    }
+
+    /** Starts the configured extensions, in order; one that fails stops those started and the server. */
+    private void startExtensions(ServerConfig config, MeterRegistry registry) {
+        for (ServerExtension extension : config.extensions()) {
+            try {
+                extension.start(new ServerExtensionContext(context, config.extensionSettings(extension.name()),
+                        registry));
+            } catch (RuntimeException e) {
+                closeExtensions();
+                context.close();
+                throw e;
+            }
+            extensions.add(extension);
+        }
+    }
+
+    private void closeExtensions() {
+        context.extensionsClosed();
+        for (ServerExtension extension : extensions.reversed()) {
+            try {
+                extension.close();
+            } catch (RuntimeException e) {
+                LoggerFactory.getLogger(RingbusServer.class).warn("closing extension {} failed: {}", extension.name(),
+                        e.toString());
+            }
+        }
+        extensions.clear();
     }
 
     private void closeMeters() {

@@ -18,6 +18,7 @@ import io.ringbus.server.internal.HangupSignal;
 import io.ringbus.server.internal.StorageSettings;
 import io.ringbus.server.monitor.BlockedHandlerLog;
 import io.ringbus.server.monitor.MonitorSources;
+import io.ringbus.server.spi.ServerExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -28,6 +29,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
@@ -97,6 +99,10 @@ public final class RingbusServerMain implements Callable<Integer> {
                     + "through with other ringbus nodes (see docs/federation.md)")
     private String federationServers;
 
+    @Option(names = {"--no-jetstream"}, description = "no JetStream API (jetstream.enabled=false); it is on when "
+            + "ringbus-jetstream is on the class path, as with bin/run (see docs/jetstream.md)")
+    private boolean noJetStream;
+
     @Option(names = {"--durable"}, paramLabel = "PATTERN[=SPEC]",
             description = "a durable subject pattern, stored before PING is answered and acknowledged with "
                     + "JetStream's PubAck; SPEC: [SCOPE] [name=..] [max_age=..] [max_bytes=..] [max_messages=..] "
@@ -162,7 +168,15 @@ public final class RingbusServerMain implements Callable<Integer> {
         Map<String, Scope> subjects = Map.of();
         StorageSettings storageSettings = new StorageSettings().defaultScope(Scope.PUBLIC);
         FederationSettings federationSettings = new FederationSettings();
+        // Extensions (the JetStream API) on the class or module path: their keys (jetstream.*) are
+        // read from the configuration file below.
+        for (ServerExtension extension : ServiceLoader.load(ServerExtension.class)) {
+            serverConfig.extension(extension);
+        }
         try {
+            if (noJetStream && serverConfig.extensionNames().contains("jetstream")) {
+                serverConfig.extensionSetting("jetstream.enabled", "false");
+            }
             if (config != null) {
                 subjects = ConfigFile.apply(config, serverConfig, brokerBuilder, storageSettings, federationSettings);
             }
@@ -239,9 +253,12 @@ public final class RingbusServerMain implements Callable<Integer> {
         brokerBuilder.maxInFlightBytes(Math.max(65_536, settings.maxMemory() / 4));
         // The registry /metrics scrapes: JVM basics, the broker's meters and the server's.
         PrometheusMeterRegistry registry = MonitorSources.jvmMeterRegistry();
-        // The store is opened only for durable subjects: without any, nothing is written (no data/ directory).
+        // The store is opened only for durable subjects or an extension that keeps streams (JetStream):
+        // without them, nothing is written (no data/ directory).
+        boolean extensionStore = settings.extensions().stream()
+                .anyMatch(extension -> extension.needsStorage(settings.extensionSettings(extension.name())));
         Storage storage = null;
-        if (!storageSettings.durables().isEmpty()) {
+        if (!storageSettings.durables().isEmpty() || extensionStore) {
             try {
                 storage = storageSettings.open();
             } catch (StorageException e) {
@@ -291,8 +308,12 @@ public final class RingbusServerMain implements Callable<Integer> {
             return 1;
         } catch (IllegalArgumentException e) {
             broker.close();
-            System.err.println("ringbus-server: " + e.getMessage()); // TLS files that cannot be used
+            System.err.println("ringbus-server: " + e.getMessage()); // TLS files, an extension's settings
             return 2;
+        } catch (StorageException e) {
+            broker.close();
+            System.err.println("ringbus-server: " + e.getMessage()); // an extension's streams could not be opened
+            return 1;
         }
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("ringbus-shutdown").unstarted(() -> {
             LOG.info("shutting down: no new connections, draining the broker");

@@ -5,6 +5,7 @@ import io.ringbus.core.Scope;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -86,6 +87,8 @@ public final class ServerConfig {
     private final boolean tlsHandshakeFirst;
     private final Duration tlsTimeout;
     private final TlsProvider tlsProvider;
+    private final List<io.ringbus.server.spi.ServerExtension> extensions;
+    private final Map<String, Map<String, String>> extensionSettings;
 
     /**
      * A user's password and the scope it grants.
@@ -150,6 +153,10 @@ public final class ServerConfig {
         this.tlsHandshakeFirst = b.tlsHandshakeFirst;
         this.tlsTimeout = b.tlsTimeout;
         this.tlsProvider = b.tlsProvider;
+        this.extensions = List.copyOf(b.extensions.values());
+        Map<String, Map<String, String>> settings = new LinkedHashMap<>();
+        b.extensionSettings.forEach((name, entries) -> settings.put(name, Map.copyOf(entries)));
+        this.extensionSettings = Map.copyOf(settings);
     }
 
     /** @return a builder with the NATS defaults */
@@ -420,6 +427,19 @@ public final class ServerConfig {
         return tlsProvider;
     }
 
+    /** @return the extensions the server starts, in the order added */
+    public List<io.ringbus.server.spi.ServerExtension> extensions() {
+        return extensions;
+    }
+
+    /**
+     * @param name an extension's name
+     * @return its settings ({@code <name>.<key>} entries), empty when none were given
+     */
+    public io.ringbus.server.spi.ExtensionSettings extensionSettings(String name) {
+        return new io.ringbus.server.spi.ExtensionSettings(name, extensionSettings.getOrDefault(name, Map.of()));
+    }
+
     /** @return whether clients must authenticate */
     public boolean authRequired() {
         return !tokens.isEmpty() || !users.isEmpty() || !nkeys.isEmpty() || authenticator != null;
@@ -478,6 +498,8 @@ public final class ServerConfig {
         private boolean tlsHandshakeFirst;
         private Duration tlsTimeout = DEFAULT_TLS_TIMEOUT;
         private TlsProvider tlsProvider = TlsProvider.AUTO;
+        private final Map<String, io.ringbus.server.spi.ServerExtension> extensions = new LinkedHashMap<>();
+        private final Map<String, Map<String, String>> extensionSettings = new LinkedHashMap<>();
 
         private Builder() {
         }
@@ -877,6 +899,50 @@ public final class ServerConfig {
         public Builder tlsProvider(TlsProvider provider) {
             this.tlsProvider = Objects.requireNonNull(provider, "tlsProvider");
             return this;
+        }
+
+        /**
+         * Adds an extension the server starts (a JetStream API, for one); one per name, the later
+         * replacing the earlier.
+         *
+         * @param extension the extension
+         * @return this
+         * @throws IllegalArgumentException naming it when its name is not lower-case letters, digits and '-'
+         */
+        public Builder extension(io.ringbus.server.spi.ServerExtension extension) {
+            Objects.requireNonNull(extension, "extension");
+            String name = extension.name();
+            if (name == null || !name.matches("[a-z][a-z0-9-]*")) {
+                throw new IllegalArgumentException("extension name must be lower-case letters, digits and '-': '"
+                        + name + "' (" + extension.getClass().getName() + ")");
+            }
+            extensions.put(name, extension);
+            return this;
+        }
+
+        /**
+         * Sets an extension's setting.
+         *
+         * @param key   {@code <extension name>.<key>}, for example {@code jetstream.enabled}
+         * @param value its value, as the extension reads it
+         * @return this
+         * @throws IllegalArgumentException naming the key when no extension added has its namespace
+         */
+        public Builder extensionSetting(String key, String value) {
+            int dot = key.indexOf('.');
+            String name = dot < 0 ? key : key.substring(0, dot);
+            if (dot <= 0 || dot == key.length() - 1 || !extensions.containsKey(name)) {
+                throw new IllegalArgumentException("unknown key '" + key + "': no extension named '" + name
+                        + "' (extensions: " + extensions.keySet() + ")");
+            }
+            extensionSettings.computeIfAbsent(name, n -> new LinkedHashMap<>()).put(key.substring(dot + 1),
+                    Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        /** @return the names of the extensions added so far */
+        public java.util.Set<String> extensionNames() {
+            return java.util.Set.copyOf(extensions.keySet());
         }
 
         /**

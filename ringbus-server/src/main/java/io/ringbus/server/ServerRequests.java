@@ -21,6 +21,15 @@ public final class ServerRequests {
     public static final String FILTER_API = "$RB.API.FILTER";
     /** The subjects under {@link #API_PREFIX} the server answers (any other gets a 404 reply). */
     public static final List<String> API_SUBJECTS = List.of(FILTER_API);
+    /** Prefix of JetStream's API, answered by the ringbus-jetstream extension when it runs (docs/jetstream.md). */
+    public static final String JETSTREAM_API_PREFIX = "$JS.API.";
+    /**
+     * The JetStream API requests the extension answers, without the stream name that follows
+     * most of them ({@code $JS.API.STREAM.CREATE.<name>}).
+     */
+    public static final List<String> JETSTREAM_API_SUBJECTS = List.of("$JS.API.INFO", "$JS.API.STREAM.CREATE",
+            "$JS.API.STREAM.UPDATE", "$JS.API.STREAM.INFO", "$JS.API.STREAM.DELETE", "$JS.API.STREAM.NAMES",
+            "$JS.API.STREAM.LIST", "$JS.API.STREAM.MSG.GET");
     /** The monitor's HTTP paths (GET). */
     public static final List<String> MONITOR_PATHS = List.of("/", "/varz", "/connz", "/subsz", "/healthz",
             "/metrics", "/dashz");
@@ -28,10 +37,11 @@ public final class ServerRequests {
     private ServerRequests() {
     }
 
-    /** @return every request kind: the verbs, the API subjects, then {@code "GET " + path} for each monitor path */
+    /** @return every request kind: the verbs, the API subjects, JetStream's, then {@code "GET " + path} for each monitor path */
     public static List<String> all() {
         List<String> all = new ArrayList<>(PROTOCOL_VERBS);
         all.addAll(API_SUBJECTS);
+        all.addAll(JETSTREAM_API_SUBJECTS);
         for (String path : MONITOR_PATHS) {
             all.add("GET " + path);
         }

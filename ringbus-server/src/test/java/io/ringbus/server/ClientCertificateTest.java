@@ -5,6 +5,7 @@ import io.nats.client.Nats;
 import io.nats.client.Options;
 import io.ringbus.core.Scope;
 import io.ringbus.testkit.Await;
+import io.ringbus.testkit.ReferenceNatsServer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

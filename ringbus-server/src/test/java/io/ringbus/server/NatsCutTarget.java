@@ -11,6 +11,7 @@ import io.nats.client.api.StreamConfiguration;
 import io.nats.client.api.StreamInfo;
 import io.ringbus.testkit.Await;
 
+import io.ringbus.testkit.ReferenceNatsServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

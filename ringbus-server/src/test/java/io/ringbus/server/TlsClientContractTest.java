@@ -2,6 +2,7 @@ package io.ringbus.server;
 
 import io.ringbus.core.Scope;
 import io.ringbus.testkit.Await;
+import io.ringbus.testkit.ReferenceNatsServer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;

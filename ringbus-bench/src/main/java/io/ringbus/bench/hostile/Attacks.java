@@ -17,6 +17,7 @@ public final class Attacks {
         List<Attack> all = new ArrayList<>();
         all.addAll(ProtocolAttacks.all());
         all.addAll(ApiAttacks.all());
+        all.addAll(JetStreamAttacks.all());
         all.addAll(StorageAttacks.all());
         all.addAll(AuthAttacks.all());
         all.addAll(MonitorAttacks.all());

@@ -13,7 +13,7 @@ import java.util.Set;
  * Each is looked for in its usual place when not given.
  */
 public final class PeerBinaries {
-    @Option(names = "--server-jar", description = "ringbus-server.jar (default: ringbus-server/target/ beside this jar)")
+    @Option(names = "--server-jar", description = "ringbus-server.jar (default: ringbus-jetstream/target/ beside this jar)")
     Path serverJar;
 
     @Option(names = "--nats-server", description = "the nats-server binary (default: on PATH or /usr/sbin; bin/bench-deps installs it)")

@@ -24,8 +24,8 @@ public record ServerBinaries(Path java, Path ringbusJar, Path natsServer) {
      *
      * @param servers    the servers that will run
      * @param ringbusJar {@code --server-jar}, or {@code null} to look beside this benchmark's jar
-     *                   ({@code ../../ringbus-server/target/ringbus-server.jar}) and in
-     *                   {@code ringbus-server/target/} of the working directory
+     *                   ({@code ../../ringbus-jetstream/target/ringbus-server.jar}) and in
+     *                   {@code ringbus-jetstream/target/} of the working directory
      * @param natsServer {@code --nats-server}, or {@code null} to look on the PATH and in /usr/sbin
      * @return the locations
      * @throws IllegalArgumentException saying what is missing and how to get it
@@ -60,12 +60,12 @@ public record ServerBinaries(Path java, Path ringbusJar, Path natsServer) {
             Path self = Path.of(ServerBinaries.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             Path root = self.toAbsolutePath().getParent().getParent().getParent();
             if (root != null) {
-                candidates.add(root.resolve("ringbus-server/target/ringbus-server.jar"));
+                candidates.add(root.resolve("ringbus-jetstream/target/ringbus-server.jar"));
             }
         } catch (URISyntaxException | RuntimeException e) {
             // No code source (unusual class loader): the working directory is still tried.
         }
-        candidates.add(Path.of("ringbus-server/target/ringbus-server.jar").toAbsolutePath());
+        candidates.add(Path.of("ringbus-jetstream/target/ringbus-server.jar").toAbsolutePath());
         return candidates;
     }
 

@@ -154,6 +154,11 @@ final class ConcurrentSubjectIndex {
         return scopes.scopeOf(tokens);
     }
 
+    /** @return the highest scope a subject matching {@code pattern} can have ({@link ScopeTable#maxScopeOf}) */
+    Scope maxScopeOf(SubjectPattern pattern) {
+        return scopes.maxScopeOf(pattern);
+    }
+
     void add(Subscriber subscriber) {
         writeLock.lock();
         try {

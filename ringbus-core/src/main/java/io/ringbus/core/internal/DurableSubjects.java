@@ -78,6 +78,60 @@ final class DurableSubjects {
         }
     }
 
+    /**
+     * Opens a registered stream again with {@code config} (its name), keeping its scope when the
+     * pattern stays, else taking {@code scopeIfMoved}.
+     */
+    StoredStream update(StreamConfig config, java.util.function.Function<SubjectPattern, Scope> scopeIfMoved) {
+        SubjectPattern pattern = SubjectPattern.parse(config.subjects());
+        lock.lock();
+        try {
+            Entry[] current = entries;
+            int at = -1;
+            for (int i = 0; i < current.length; i++) {
+                if (current[i].stream.config().name().equals(config.name())) {
+                    at = i;
+                } else if (overlap(current[i].pattern, pattern)) {
+                    throw new IllegalArgumentException("durable pattern '" + config.subjects()
+                            + "' overlaps durable pattern '" + current[i].pattern.text() + "' (stream '"
+                            + current[i].stream.config().name() + "'): a subject is stored in one stream");
+                }
+            }
+            if (at < 0) {
+                throw new IllegalArgumentException("no durable stream named '" + config.name() + "'");
+            }
+            Scope scope = current[at].pattern.equals(pattern) ? current[at].scope : scopeIfMoved.apply(pattern);
+            StoredStream stream = storage.reconfigure(config);
+            Entry[] next = current.clone();
+            next[at] = new Entry(pattern, scope, stream);
+            entries = next;
+            cache.clear();
+            return stream;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Unregisters the stream {@code name} and deletes it from the store; @return whether it existed */
+    boolean delete(String name) {
+        lock.lock();
+        try {
+            Entry[] current = entries;
+            entries = Arrays.stream(current).filter(e -> !e.stream.config().name().equals(name))
+                    .toArray(Entry[]::new);
+            boolean registered = entries.length != current.length;
+            cache.clear();
+            return (storage != null && storage.delete(name)) || registered;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return the registered streams, in order */
+    java.util.List<StoredStream> streams() {
+        return Arrays.stream(entries).map(Entry::stream).toList();
+    }
+
     void unregister(String pattern) {
         SubjectPattern parsed = SubjectPattern.parse(pattern);
         lock.lock();
@@ -173,18 +227,7 @@ final class DurableSubjects {
 
     /** @return whether some subject matches both patterns */
     static boolean overlap(SubjectPattern a, SubjectPattern b) {
-        int n = Math.min(a.size(), b.size());
-        for (int i = 0; i < n; i++) {
-            String x = a.token(i);
-            String y = b.token(i);
-            if (x.equals(SubjectPattern.GREATER) || y.equals(SubjectPattern.GREATER)) {
-                return true;
-            }
-            if (!x.equals(y) && !x.equals(SubjectPattern.STAR) && !y.equals(SubjectPattern.STAR)) {
-                return false;
-            }
-        }
-        return a.size() == b.size();
+        return SubjectPattern.overlap(a, b);
     }
 
     /** @return whether every subject {@code inner} matches is matched by {@code outer} */

@@ -27,6 +27,7 @@ import io.ringbus.core.NoRespondersException;
 import io.ringbus.core.PublishAck;
 import io.ringbus.core.Scope;
 import io.ringbus.core.ScopeViolationException;
+import io.ringbus.core.Storage;
 import io.ringbus.core.StoredStream;
 import io.ringbus.core.StreamConfig;
 import io.ringbus.core.SubscribeOptions;
@@ -762,6 +763,51 @@ public final class RingBroker implements Broker {
         StoredStream stream = durables.register(streamConfig, scope);
         index.register(SubjectPattern.parse(streamConfig.subjects()), scope);
         return stream;
+    }
+
+    @Override
+    public StoredStream registerStream(StreamConfig streamConfig) {
+        if (streamConfig == null) {
+            throw new IllegalArgumentException("config must not be null");
+        }
+        if (closed) {
+            throw closedException("registerStream");
+        }
+        return durables.register(streamConfig, index.maxScopeOf(SubjectPattern.parse(streamConfig.subjects())));
+    }
+
+    @Override
+    public StoredStream updateStream(StreamConfig streamConfig) {
+        if (streamConfig == null) {
+            throw new IllegalArgumentException("config must not be null");
+        }
+        if (closed) {
+            throw closedException("updateStream");
+        }
+        return durables.update(streamConfig, index::maxScopeOf);
+    }
+
+    @Override
+    public boolean deleteStream(String name) {
+        if (closed) {
+            throw closedException("deleteStream");
+        }
+        return durables.delete(name);
+    }
+
+    @Override
+    public java.util.List<StoredStream> streams() {
+        return durables.streams();
+    }
+
+    @Override
+    public Optional<Storage> storage() {
+        return Optional.ofNullable(durables.storage());
+    }
+
+    @Override
+    public Scope maxScopeOf(String pattern) {
+        return index.maxScopeOf(SubjectPattern.parse(pattern));
     }
 
     /** @return whether a federation link was configured */

@@ -67,4 +67,19 @@ final class ScopeTable {
         }
         return scope;
     }
+
+    /**
+     * @return the highest scope any subject {@code pattern} matches can have: the default and the
+     *         scope of every registered pattern that some subject of {@code pattern} also matches
+     *         (an upper bound: a more specific pattern may lower some of those subjects)
+     */
+    Scope maxScopeOf(SubjectPattern pattern) {
+        Scope max = defaultScope;
+        for (int i = 0; i < patterns.length; i++) {
+            if (scopes[i].ordinal() > max.ordinal() && DurableSubjects.overlap(patterns[i], pattern)) {
+                max = scopes[i];
+            }
+        }
+        return max;
+    }
 }

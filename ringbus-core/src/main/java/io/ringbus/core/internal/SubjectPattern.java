@@ -265,6 +265,22 @@ public final class SubjectPattern {
         return token.equals(STAR) ? 1 : 2;
     }
 
+    /** @return whether some subject matches both patterns */
+    public static boolean overlap(SubjectPattern a, SubjectPattern b) {
+        int n = Math.min(a.size(), b.size());
+        for (int i = 0; i < n; i++) {
+            String x = a.token(i);
+            String y = b.token(i);
+            if (x.equals(SubjectPattern.GREATER) || y.equals(SubjectPattern.GREATER)) {
+                return true;
+            }
+            if (!x.equals(y) && !x.equals(SubjectPattern.STAR) && !y.equals(SubjectPattern.STAR)) {
+                return false;
+            }
+        }
+        return a.size() == b.size();
+    }
+
     @Override
     public boolean equals(Object other) {
         return other instanceof SubjectPattern p && p.text.equals(text);

@@ -236,7 +236,13 @@ public final class ConfigFile {
             case "storage.fsync" -> storage.policy(value);
             case "storage.fsync_interval" -> storage.interval(value);
             case "broker.shutdown_timeout" -> broker.shutdownTimeout(Durations.parse(value));
-            default -> throw new IllegalArgumentException("unknown key (see docs/server.md) in " + path);
+            default -> {
+                int dot = key.indexOf('.');
+                if (dot <= 0 || !server.extensionNames().contains(key.substring(0, dot))) {
+                    throw new IllegalArgumentException("unknown key (see docs/server.md) in " + path);
+                }
+                server.extensionSetting(key, value); // an extension's own key (jetstream.*): it checks it
+            }
         }
     }
 

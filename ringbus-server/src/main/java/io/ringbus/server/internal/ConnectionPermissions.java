@@ -79,6 +79,11 @@ final class ConnectionPermissions {
         return cached || (replies != null && useReply(subject));
     }
 
+    /** Any thread: whether the allow and deny lists let the client publish to {@code subject} (no cache, no reply grants). */
+    boolean allowsPublish(String subject) {
+        return (publishAllow == null || publishAllow.matchesPlain(subject)) && !publishDeny.matchesPlain(subject);
+    }
+
     private boolean useReply(String subject) {
         repliesLock.lock();
         try {

@@ -23,6 +23,7 @@ import io.ringbus.core.Subscription;
 import io.ringbus.server.AuthFailure;
 import io.ringbus.server.AuthRequest;
 import io.ringbus.server.Identity;
+import io.ringbus.server.spi.RequestHandler;
 import io.ringbus.server.Permissions;
 import io.ringbus.server.ServerConfig;
 import org.slf4j.Logger;
@@ -120,6 +121,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private Client client;
     /** The authenticated user's or token's permissions; {@code null}: only its scope restricts it. */
     private ConnectionPermissions permissions;
+    /** Event loop only: this connection as extensions see it, made at its first extension request. */
+    private ConnectionRequest.Sender requester;
     /** Who the client authenticated as ({@code /connz authorized_user}), or {@code null}; read by the monitor. */
     private volatile String authenticatedAs;
     /** A PUB already permitted that waits to be retried (its reply grant must not be used twice). */
@@ -512,6 +515,11 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             api(subject, replyTo, payload);
             return true;
         }
+        RequestHandler extension = server.extensions.find(subject);
+        if (extension != null) {
+            extensionRequest(extension, subject, replyTo, null, payload);
+            return true;
+        }
         if (permissions != null && !publishPermitted(subject)) {
             return true;
         }
@@ -584,6 +592,11 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         }
         if (subject.startsWith(FilterRequest.API_PREFIX)) {
             api(subject, replyTo, payload);
+            return true;
+        }
+        RequestHandler extension = server.extensions.find(subject);
+        if (extension != null) {
+            extensionRequest(extension, subject, replyTo, headers, payload);
             return true;
         }
         if (permissions != null && !publishPermitted(subject)) {
@@ -921,6 +934,44 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             } catch (IllegalArgumentException e) {
                 protocolError(ProtocolError.INVALID_PUBLISH_SUBJECT);
             }
+        }
+    }
+
+    /**
+     * A PUB or HPUB to an extension's subject ({@link io.ringbus.server.spi}): the same checks as
+     * {@link #api} (the subject against the publish permissions and scope, the reply subject as a
+     * publish), then a copy handed to the extension's handler, never routed.
+     */
+    private void extensionRequest(RequestHandler handler, String subject, String replyTo, ByteBuf headers,
+                                  ByteBuf payload) {
+        if (permissions != null && !publishPermitted(subject) || replyTo != null && !replyPermitted(replyTo)) {
+            return;
+        }
+        if (!mayPublish(subject)) {
+            permissionViolation("Publish", subject);
+            return;
+        }
+        byte[] block = null;
+        if (headers != null) {
+            block = new byte[headers.readableBytes()];
+            headers.getBytes(headers.readerIndex(), block);
+        }
+        byte[] data = new byte[payload.readableBytes()];
+        payload.getBytes(payload.readerIndex(), data);
+        received((block == null ? 0 : block.length) + data.length);
+        ok();
+        if (requester == null) {
+            Channel ch = channel;
+            requester = new ConnectionRequest.Sender(client.scope(), authenticatedAs, id, permissions, server.broker,
+                    refused -> ch.eventLoop().execute(() -> permissionViolation("Publish", refused)));
+        }
+        Client replies = server.broker.client(client.scope());
+        try {
+            handler.handle(new ConnectionRequest(subject, replyTo, block, data, requester,
+                    options.pedantic() ? replies : replies.verbatim()));
+        } catch (RuntimeException e) {
+            server.counters.extensionErrors.increment();
+            LOG.warn("extension handler for {} failed: {}", subject, e.toString(), e);
         }
     }
 

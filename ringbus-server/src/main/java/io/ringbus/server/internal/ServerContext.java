@@ -53,6 +53,13 @@ public final class ServerContext {
     volatile int boundPort;
     /** TLS on the client port, or {@code null} without. */
     final TlsPipeline tls;
+    /** The subject prefixes extensions answer. */
+    final ExtensionHandlers extensions = new ExtensionHandlers();
+
+    /** Forgets every extension handler: the extensions are closing. */
+    public void extensionsClosed() {
+        extensions.clear();
+    }
 
     /** @return the policy text (characters) every connection's content filters hold together */
     public long filterBytes() {

@@ -13,6 +13,8 @@ import java.util.function.LongSupplier;
 public final class ServerCounters {
     final AtomicLong connections = new AtomicLong();
     final LongAdder totalConnections = new LongAdder();
+    /** Exceptions an extension's request handler threw (the connection stays). */
+    final LongAdder extensionErrors = new LongAdder();
     final LongAdder rejectedConnections = new LongAdder();
     final LongAdder messagesIn = new LongAdder();
     final LongAdder messagesOut = new LongAdder();

@@ -11,11 +11,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,6 +37,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread-safe.
  */
 public final class LocalStorage implements Storage {
+    /** A stream's {@link #writeMetadata metadata} file, in its directory. */
+    static final String METADATA = "metadata";
+    /** Prefix of a deleted stream's directory until its files are gone (not a valid stream name). */
+    static final String DELETED = ".deleted-";
+
     /** How often acknowledged positions are saved: a crash redelivers at most this window of acks. */
     public static final long STATE_SAVE_MILLIS = 50;
 
@@ -114,6 +125,7 @@ public final class LocalStorage implements Storage {
             throw new StorageException("storage directory " + this.dir + " is in use by another broker (LOCK held)");
         }
         lock = acquired;
+        removeDeleted();
         saver = Thread.ofPlatform().name("ringbus-storage-saver").daemon(true).start(this::saveLoop);
     }
 
@@ -153,6 +165,135 @@ public final class LocalStorage implements Storage {
             return stream;
         } finally {
             openLock.unlock();
+        }
+    }
+
+    @Override
+    public StoredStream reconfigure(StreamConfig config) {
+        Objects.requireNonNull(config, "config");
+        openLock.lock();
+        try {
+            if (closed) {
+                throw new IllegalStateException("storage closed: " + dir);
+            }
+            LocalStream existing = streams.remove(config.name());
+            if (existing != null) {
+                existing.close();
+            }
+            Path streamDir = streamDir(config.name());
+            try {
+                // The pattern may change: the subjects file is rewritten before the stream opens with it.
+                files.createDirectories(streamDir);
+                files.replace(streamDir.resolve(StreamSubjectsFile.NAME),
+                        ByteBuffer.wrap((config.subjects() + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            } catch (IOException e) {
+                throw new StorageException("cannot reconfigure stream '" + config.name() + "' in " + streamDir + ": "
+                        + e, e);
+            }
+            LocalStream stream = LocalStream.open(streamDir, config, policy, intervalMillis, maxPendingBytes,
+                    segmentBytes, files);
+            streams.put(config.name(), stream);
+            return stream;
+        } finally {
+            openLock.unlock();
+        }
+    }
+
+    /**
+     * Deletes a stream: closed, its directory renamed to {@value #DELETED}{@code <name>-<nanos>}
+     * and the rename forced (the durable point: a crash after it never reopens the stream), then
+     * its files deleted (a crash leaves a renamed directory, removed at the next open).
+     */
+    @Override
+    public boolean delete(String name) {
+        openLock.lock();
+        try {
+            if (closed) {
+                throw new IllegalStateException("storage closed: " + dir);
+            }
+            LocalStream existing = streams.remove(name);
+            if (existing != null) {
+                existing.close();
+            }
+            Path streamDir = streamDir(name);
+            if (!Files.isDirectory(streamDir)) {
+                return existing != null;
+            }
+            Path gone = dir.resolve("streams").resolve(DELETED + name + "-" + System.nanoTime());
+            try {
+                Files.move(streamDir, gone, StandardCopyOption.ATOMIC_MOVE);
+                files.syncDirectory(gone.getParent());
+                deleteTree(gone);
+            } catch (IOException e) {
+                throw new StorageException("cannot delete stream '" + name + "' (" + streamDir + "): " + e, e);
+            }
+            return true;
+        } finally {
+            openLock.unlock();
+        }
+    }
+
+    @Override
+    public void writeMetadata(String stream, byte[] content) {
+        Objects.requireNonNull(content, "content");
+        if (content.length > MAX_METADATA_BYTES) {
+            throw new IllegalArgumentException("metadata of stream '" + stream + "' is " + content.length
+                    + " bytes; at most " + MAX_METADATA_BYTES);
+        }
+        Path streamDir = streamDir(stream);
+        try {
+            files.createDirectories(streamDir);
+            files.replace(streamDir.resolve(METADATA), ByteBuffer.wrap(content));
+        } catch (IOException e) {
+            throw new StorageException("cannot write the metadata of stream '" + stream + "' in " + streamDir + ": "
+                    + e, e);
+        }
+    }
+
+    @Override
+    public byte[] metadata(String stream) {
+        Path file = streamDir(stream).resolve(METADATA);
+        try {
+            return Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            throw new StorageException("cannot read " + file + ": " + e, e);
+        }
+    }
+
+    @Override
+    public List<String> streamsWithMetadata() {
+        try (var names = Files.list(dir.resolve("streams"))) {
+            return names.filter(d -> Files.isRegularFile(d.resolve(METADATA))).map(d -> d.getFileName().toString())
+                    .filter(n -> !n.startsWith(DELETED)).sorted().toList();
+        } catch (IOException e) {
+            throw new StorageException("cannot list " + dir.resolve("streams") + ": " + e, e);
+        }
+    }
+
+    /** @return the directory of the stream {@code name}, after checking the name (it is a file name) */
+    private Path streamDir(String name) {
+        StreamConfig.of("x").withName(name); // throws, naming it, unless letters, digits, '-' and '_'
+        return dir.resolve("streams").resolve(name);
+    }
+
+    /** Removes what deletes a crash interrupted. */
+    private void removeDeleted() {
+        try (var names = Files.list(dir.resolve("streams"))) {
+            for (Path leftover : names.filter(d -> d.getFileName().toString().startsWith(DELETED)).toList()) {
+                deleteTree(leftover);
+            }
+        } catch (IOException e) {
+            LOG.warn("{}: removing deleted streams failed: {}", dir, e.toString());
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        try (var paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
         }
     }
 

@@ -377,6 +377,40 @@ final class LocalStream implements StoredStream {
         return record == null || record.sequence() != sequence ? null : toMessage(record, deliveries);
     }
 
+    @Override
+    public StoredMessage read(long sequence) {
+        checkOpen();
+        if (sequence < 1 || sequence > log.lastSequence()) {
+            return null;
+        }
+        try {
+            return read(sequence, 1);
+        } catch (UncheckedIOException e) {
+            throw new StorageException("reading sequence " + sequence + " of stream '" + config.name() + "' failed: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public StoredMessage lastBySubject(String subjectPattern) {
+        checkOpen();
+        SubjectPattern wanted = SubjectPattern.parse(subjectPattern);
+        long last = log.lastSequence();
+        long found = 0;
+        try {
+            // No index by subject: one pass over what the stream holds now (see StoredStream#lastBySubject).
+            LogReader reader = log.reader(log.firstSequence());
+            for (LogRecord record = reader.next(); record != null && record.sequence() <= last; record = reader.next()) {
+                if (wanted.matches(SubjectPattern.verbatimTokens(record.subject())) && !isSuperseded(record.sequence())) {
+                    found = record.sequence();
+                }
+            }
+            return found == 0 ? null : read(found, 1);
+        } catch (UncheckedIOException e) {
+            throw new StorageException("reading stream '" + config.name() + "' failed: " + e.getMessage(), e);
+        }
+    }
+
     StoredMessage toMessage(LogRecord record, int deliveries) {
         Headers headers = record.headersLength() == 0 ? null : Headers.fromNatsBlock(record.copyHeaders());
         return new StoredMessage(config.name(), record.sequence(), record.timestampMillis(), deliveries,

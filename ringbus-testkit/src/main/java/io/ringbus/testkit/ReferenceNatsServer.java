@@ -1,6 +1,4 @@
-package io.ringbus.server;
-
-import io.ringbus.testkit.Await;
+package io.ringbus.testkit;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -11,8 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * The reference for differential tests: nats-server 2.9 ({@value #BINARY}) with a configuration
  * of the test's on a free loopback port, stopped on close.
@@ -20,12 +16,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * @param process the running nats-server
  * @param port    its client port on 127.0.0.1
  */
-record ReferenceNatsServer(Process process, int port) implements AutoCloseable {
+public record ReferenceNatsServer(Process process, int port) implements AutoCloseable {
     /** Where Debian's package installs it; tests comparing with it are skipped when it is missing. */
-    static final String BINARY = "/usr/sbin/nats-server";
+    public static final String BINARY = "/usr/sbin/nats-server";
 
     /** @return whether nats-server is installed */
-    static boolean installed() {
+    public static boolean installed() {
         return Files.isExecutable(Path.of(BINARY));
     }
 
@@ -34,8 +30,10 @@ record ReferenceNatsServer(Process process, int port) implements AutoCloseable {
      *
      * @param dir    where the configuration file is written
      * @param config the configuration (a {@code tls} block, {@code authorization}, ...)
+     * @return the running server
+     * @throws IOException when it cannot be started
      */
-    static ReferenceNatsServer start(Path dir, String config) throws IOException {
+    public static ReferenceNatsServer start(Path dir, String config) throws IOException {
         int port;
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = socket.getLocalPort();
@@ -46,7 +44,9 @@ record ReferenceNatsServer(Process process, int port) implements AutoCloseable {
                 file.toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try {
             Await.until("nats-server accepts connections on " + port, () -> {
-                assertThat(process.isAlive()).as("nats-server with %s", config).isTrue();
+                if (!process.isAlive()) {
+                    throw new IllegalStateException("nats-server exited (" + process.exitValue() + ") with " + config);
+                }
                 try (Socket probe = new Socket()) {
                     probe.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
                     return true;
@@ -59,6 +59,19 @@ record ReferenceNatsServer(Process process, int port) implements AutoCloseable {
             throw e;
         }
         return new ReferenceNatsServer(process, port);
+    }
+
+    /**
+     * Starts nats-server with JetStream ({@code -js}), its store in {@code dir}/jetstream.
+     *
+     * @param dir    where the configuration file and the store go
+     * @param config more configuration, or an empty string
+     * @return the running server
+     * @throws IOException when it cannot be started
+     */
+    public static ReferenceNatsServer startJetStream(Path dir, String config) throws IOException {
+        Files.createDirectories(dir);
+        return start(dir, "jetstream { store_dir: \"" + dir.resolve("jetstream") + "\" }\n" + config);
     }
 
     @Override

@@ -1,0 +1,69 @@
+package io.ringbus.jetstream;
+
+import io.ringbus.core.Storage;
+import io.ringbus.jetstream.internal.ApiDispatcher;
+import io.ringbus.jetstream.internal.StreamsApi;
+import io.ringbus.server.ServerRequests;
+import io.ringbus.server.spi.ExtensionContext;
+import io.ringbus.server.spi.ExtensionSettings;
+import io.ringbus.server.spi.ServerExtension;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * JetStream's API ({@code $JS.API.>}: account info and streams) served on the server's embedded
+ * store. Found by the standalone server with {@link java.util.ServiceLoader}; an embedder adds it
+ * with {@code ServerConfig.builder().extension(new JetStreamExtension())} and a broker that has a
+ * {@link Storage#local local store}. See docs/jetstream.md.
+ */
+public final class JetStreamExtension implements ServerExtension {
+    /** The extension's name: its settings are {@code jetstream.*}. */
+    public static final String NAME = "jetstream";
+
+    private static final Logger LOG = LoggerFactory.getLogger(JetStreamExtension.class);
+
+    private ApiDispatcher dispatcher;
+
+    /** An extension that reads its settings when the server starts it. */
+    public JetStreamExtension() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public boolean needsStorage(ExtensionSettings settings) {
+        return JetStreamSettings.from(settings).enabled();
+    }
+
+    @Override
+    public void start(ExtensionContext context) {
+        JetStreamSettings settings = JetStreamSettings.from(context.settings());
+        if (!settings.enabled()) {
+            LOG.info("jetstream: off (jetstream.enabled=false or --no-jetstream)");
+            return;
+        }
+        Storage storage = context.storage();
+        if (storage == null) {
+            LOG.warn("jetstream: off: the broker has no store (give its builder a Storage.local)");
+            return;
+        }
+        StreamsApi streams = StreamsApi.open(context.broker(), storage, settings);
+        dispatcher = new ApiDispatcher(streams, settings);
+        context.handle(ServerRequests.JETSTREAM_API_PREFIX, dispatcher);
+        LOG.info("jetstream: on, streams in {}; {} streams (max_streams {}), API queue {} requests "
+                        + "({} per connection), max_file_store unlimited, memory storage not supported",
+                storage.describe(), streams.count(), settings.maxStreams(), settings.maxPendingRequests(),
+                settings.maxPendingPerConnection());
+    }
+
+    @Override
+    public void close() {
+        if (dispatcher != null) {
+            dispatcher.close();
+            dispatcher = null;
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package io.ringbus.jetstream;
+
+import io.ringbus.server.spi.ExtensionSettings;
+
+import java.util.Set;
+
+/**
+ * JetStream's settings: the {@code jetstream.*} keys of the server's configuration file.
+ *
+ * <pre>
+ * jetstream.enabled                    = true | false   (--no-jetstream: false)
+ * jetstream.max_streams                = N   the most streams, --durable ones included (default 256: the local log runs a flusher thread per stream)
+ * jetstream.max_pending_requests       = N   API requests queued, all clients together (default 1,024)
+ * jetstream.max_pending_per_connection = N   API requests queued for one connection (default 64)
+ * jetstream.max_pending_bytes          = N   bytes of API requests queued, all clients together (default 4 MiB)
+ * </pre>
+ *
+ * @param enabled                  whether the API is served
+ * @param maxStreams               the most streams
+ * @param maxPendingRequests       requests waiting for the API's thread, all connections together
+ * @param maxPendingPerConnection  requests waiting for one connection
+ * @param maxPendingBytes          bytes of requests waiting, all connections together
+ */
+public record JetStreamSettings(boolean enabled, int maxStreams, int maxPendingRequests, int maxPendingPerConnection,
+                                long maxPendingBytes) {
+    /** The default {@link #maxStreams()}. */
+    public static final int DEFAULT_MAX_STREAMS = 256;
+    /** The default {@link #maxPendingRequests()}. */
+    public static final int DEFAULT_MAX_PENDING_REQUESTS = 1_024;
+    /** The default {@link #maxPendingPerConnection()}. */
+    public static final int DEFAULT_MAX_PENDING_PER_CONNECTION = 64;
+    /** The default {@link #maxPendingBytes()}: 4 MiB. */
+    public static final long DEFAULT_MAX_PENDING_BYTES = 4L << 20;
+
+    private static final Set<String> KEYS = Set.of("enabled", "max_streams", "max_pending_requests",
+            "max_pending_per_connection", "max_pending_bytes");
+
+    /**
+     * Checks every value.
+     *
+     * @throws IllegalArgumentException naming the value when one is not positive
+     */
+    public JetStreamSettings {
+        positive("max_streams", maxStreams);
+        positive("max_pending_requests", maxPendingRequests);
+        positive("max_pending_per_connection", maxPendingPerConnection);
+        positive("max_pending_bytes", maxPendingBytes);
+    }
+
+    /** @return the defaults: enabled */
+    public static JetStreamSettings defaults() {
+        return new JetStreamSettings(true, DEFAULT_MAX_STREAMS, DEFAULT_MAX_PENDING_REQUESTS,
+                DEFAULT_MAX_PENDING_PER_CONNECTION, DEFAULT_MAX_PENDING_BYTES);
+    }
+
+    /**
+     * @param settings the server's {@code jetstream.*} entries
+     * @return the settings they give, defaults for the rest
+     * @throws IllegalArgumentException naming the key and value when a key is unknown or a value is not valid
+     */
+    public static JetStreamSettings from(ExtensionSettings settings) {
+        for (String key : settings.entries().keySet()) {
+            if (!KEYS.contains(key)) {
+                throw new IllegalArgumentException("unknown key jetstream." + key + " (jetstream.enabled, "
+                        + "jetstream.max_streams, jetstream.max_pending_requests, "
+                        + "jetstream.max_pending_per_connection, jetstream.max_pending_bytes; see docs/jetstream.md)");
+            }
+        }
+        return new JetStreamSettings(settings.flag("enabled", true),
+                number(settings, "max_streams", DEFAULT_MAX_STREAMS),
+                number(settings, "max_pending_requests", DEFAULT_MAX_PENDING_REQUESTS),
+                number(settings, "max_pending_per_connection", DEFAULT_MAX_PENDING_PER_CONNECTION),
+                number(settings, "max_pending_bytes", (int) DEFAULT_MAX_PENDING_BYTES));
+    }
+
+    private static int number(ExtensionSettings settings, String key, int absent) {
+        String value = settings.get(key).orElse(null);
+        if (value == null) {
+            return absent;
+        }
+        try {
+            return Integer.parseInt(value.trim().replace("_", ""));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("jetstream." + key + " must be a number: '" + value + "'");
+        }
+    }
+
+    private static void positive(String key, long value) {
+        if (value < 1) {
+            throw new IllegalArgumentException("jetstream." + key + " must be positive: " + value);
+        }
+    }
+}

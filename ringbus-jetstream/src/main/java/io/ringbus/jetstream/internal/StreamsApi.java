@@ -1,0 +1,461 @@
+package io.ringbus.jetstream.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ringbus.core.Broker;
+import io.ringbus.core.Scope;
+import io.ringbus.core.Storage;
+import io.ringbus.core.StorageException;
+import io.ringbus.core.StoredMessage;
+import io.ringbus.core.StoredStream;
+import io.ringbus.core.Subject;
+import io.ringbus.jetstream.JetStreamSettings;
+import io.ringbus.server.spi.ApiRequest;
+import io.ringbus.server.spi.Requester;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * JetStream's account and stream requests, answered as nats-server 2.9.10 answers them
+ * ({@code server/jetstream_api.go}). Runs on the {@link ApiDispatcher}'s one thread.
+ *
+ * <p>Scopes: a stream's scope is the highest scope a subject it stores can have; a requester sees
+ * and manages only streams within its scope ("stream not found" otherwise, and never listed), and
+ * creating or moving a stream onto subjects above its scope is refused as nats-server refuses a
+ * publish the user may not make (a permission violation, no reply).
+ */
+public final class StreamsApi {
+    /** nats-server's page size for NAMES (JSApiNamesLimit). */
+    static final int NAMES_LIMIT = 1024;
+    /** nats-server's page size for LIST (JSApiListLimit). */
+    static final int LIST_LIMIT = 256;
+
+    private final Broker broker;
+    private final StreamCatalog catalog;
+    private final JetStreamSettings settings;
+    private final AtomicLong total = new AtomicLong();
+    private final AtomicLong errors = new AtomicLong();
+
+    private StreamsApi(Broker broker, StreamCatalog catalog, JetStreamSettings settings) {
+        this.broker = broker;
+        this.catalog = catalog;
+        this.settings = settings;
+    }
+
+    /**
+     * Reloads the streams the API created and registers them with the broker.
+     *
+     * @param broker   the broker
+     * @param storage  its store
+     * @param settings the limits
+     * @return the API
+     */
+    public static StreamsApi open(Broker broker, Storage storage, JetStreamSettings settings) {
+        return new StreamsApi(broker, StreamCatalog.open(broker, storage), settings);
+    }
+
+    /** @return the streams now */
+    public int count() {
+        return catalog.streams().size();
+    }
+
+    /** Answers a request the queue had no room for. */
+    void refuseBusy(ApiRequest request) {
+        total.incrementAndGet();
+        errors.incrementAndGet();
+        request.reply(null, ApiJson.bytes(ApiJson.error(ApiJson.response("error_response"), ApiError.UNAVAILABLE)));
+    }
+
+    /** Answers one request (a subject nats-server does not serve gets no answer, as from it). */
+    void answer(ApiRequest request) {
+        String[] tokens = request.subject().split("\\.", -1);
+        String kind = tokens.length >= 4 ? tokens[2] + "." + tokens[3] : tokens.length == 3 ? tokens[2] : "";
+        ObjectNode response;
+        try {
+            response = switch (tokens.length) {
+                case 3 -> kind.equals("INFO") ? accountInfo(request) : null;
+                case 4 -> switch (kind) {
+                    case "STREAM.NAMES" -> names(request);
+                    case "STREAM.LIST" -> list(request);
+                    default -> null;
+                };
+                case 5 -> switch (kind) {
+                    case "STREAM.CREATE" -> create(request, tokens[4]);
+                    case "STREAM.UPDATE" -> update(request, tokens[4]);
+                    case "STREAM.INFO" -> info(request, tokens[4]);
+                    case "STREAM.DELETE" -> delete(request, tokens[4]);
+                    default -> null;
+                };
+                case 6 -> kind.equals("STREAM.MSG") && tokens[4].equals("GET") ? messageGet(request, tokens[5]) : null;
+                default -> null;
+            };
+        } catch (Refused refusal) {
+            request.requester().refuse(request.subject());
+            return;
+        }
+        if (response != null) {
+            // As nats-server: a message got by MSG.GET is answered outside its API accounting.
+            boolean message = response.has("message");
+            if (!message) {
+                total.incrementAndGet();
+            }
+            if (response.has("error")) {
+                errors.incrementAndGet();
+            }
+            request.reply(null, ApiJson.bytes(response));
+        }
+    }
+
+    /** The request touches subjects above the requester's scope: a permission violation, no reply. */
+    private static final class Refused extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Refused() {
+            super(null, null, false, false);
+        }
+    }
+
+    private ObjectNode accountInfo(ApiRequest request) {
+        ObjectNode response = ApiJson.response("account_info_response");
+        long bytes = 0;
+        int streams = 0;
+        for (StoredStream stream : visible(request.requester())) {
+            bytes += stream.info().bytes();
+            streams++;
+        }
+        response.put("memory", 0);
+        response.put("storage", bytes);
+        response.put("streams", streams);
+        response.put("consumers", 0);
+        ObjectNode limits = response.putObject("limits");
+        limits.put("max_memory", -1);
+        limits.put("max_storage", -1);
+        limits.put("max_streams", settings.maxStreams());
+        limits.put("max_consumers", -1);
+        limits.put("max_ack_pending", -1);
+        limits.put("memory_max_stream_bytes", -1);
+        limits.put("storage_max_stream_bytes", -1);
+        limits.put("max_bytes_required", false);
+        ObjectNode api = response.putObject("api");
+        api.put("total", total.get());
+        api.put("errors", errors.get());
+        return response;
+    }
+
+    private ObjectNode create(ApiRequest request, String name) {
+        ObjectNode response = ApiJson.response("stream_create_response");
+        try {
+            JsStreamConfig config = checked(request, name);
+            Optional<StoredStream> existing = catalog.stream(name);
+            if (existing.isPresent()) {
+                if (!mayManage(request.requester(), name)) {
+                    throw new Refused();
+                }
+                StreamCatalog.Entry entry = catalog.entry(existing.get());
+                if (!entry.config().toJson().equals(config.toJson())) {
+                    throw ApiError.STREAM_NAME_EXISTS.failure();
+                }
+                return ApiJson.streamInfo(response, existing.get(), entry).put("did_create", true);
+            }
+            requireSupported(config);
+            if (catalog.streams().size() >= settings.maxStreams()) {
+                throw ApiError.MAX_STREAMS.failure();
+            }
+            requireNoOverlap(config, null);
+            Instant created = Instant.now();
+            catalog.save(config, created);
+            StoredStream stream;
+            try {
+                stream = broker.registerStream(config.toStore());
+            } catch (IllegalArgumentException | StorageException e) {
+                broker.deleteStream(name);
+                catalog.forget(name);
+                throw (e instanceof IllegalArgumentException ? ApiError.SUBJECT_OVERLAP
+                        : ApiError.createFailed(e.getMessage())).failure();
+            }
+            return ApiJson.streamInfo(response, stream, catalog.entry(stream)).put("did_create", true);
+        } catch (ApiError.Failure failure) {
+            return ApiJson.error(response, failure.error);
+        }
+    }
+
+    private ObjectNode update(ApiRequest request, String name) {
+        ObjectNode response = ApiJson.response("stream_update_response");
+        try {
+            JsStreamConfig config = checked(request, name);
+            StoredStream stream = catalog.stream(name).filter(s -> mayManage(request.requester(), name))
+                    .orElseThrow(ApiError.STREAM_NOT_FOUND::failure);
+            StreamCatalog.Entry entry = catalog.entry(stream);
+            JsStreamConfig old = entry.config();
+            if (!old.storage().equals(config.storage())) {
+                throw ApiError.invalidConfig("stream configuration update can not change storage type").failure();
+            }
+            if (!old.retention().equals(config.retention())) {
+                throw ApiError.invalidConfig("stream configuration update can not change retention policy")
+                        .failure();
+            }
+            requireSupported(config);
+            requireNoOverlap(config, name);
+            catalog.save(config, entry.created());
+            if (!config.toStore().equals(stream.config())) {
+                try {
+                    stream = broker.updateStream(config.toStore());
+                } catch (IllegalArgumentException e) {
+                    catalog.save(old, entry.created());
+                    throw ApiError.SUBJECT_OVERLAP.failure();
+                } catch (StorageException | UnsupportedOperationException e) {
+                    catalog.save(old, entry.created());
+                    throw ApiError.updateFailed(e.getMessage()).failure();
+                }
+            }
+            return ApiJson.streamInfo(response, stream, catalog.entry(stream));
+        } catch (ApiError.Failure failure) {
+            return ApiJson.error(response, failure.error);
+        }
+    }
+
+    /** Parse, name checks, nats-server's checkStreamCfg, replicas, scope. */
+    private JsStreamConfig checked(ApiRequest request, String name) {
+        JsStreamConfig config = JsStreamConfig.parse(json(request.payload()));
+        if (!name.equals(config.name())) {
+            throw ApiError.STREAM_MISMATCH.failure();
+        }
+        if (name.contains("/") || name.contains("\\")) {
+            throw ApiError.NAME_WITH_PATH_SEPARATORS.failure();
+        }
+        if (config.sealed() && request.subject().contains(".CREATE.")) {
+            throw ApiError.invalidConfig("stream configuration for create can not be sealed").failure();
+        }
+        JsStreamConfig normalized = config.normalized();
+        if (normalized.replicas() > 1) {
+            throw ApiError.REPLICAS_NOT_SUPPORTED.failure();
+        }
+        Scope scope = request.requester().scope();
+        for (String subject : normalized.subjects()) {
+            if (!scope.includes(broker.maxScopeOf(subject))) {
+                throw new Refused();
+            }
+        }
+        return normalized;
+    }
+
+    private static void requireSupported(JsStreamConfig config) {
+        String unsupported = config.unsupported();
+        if (unsupported != null) {
+            throw ApiError.invalidConfig(unsupported).failure();
+        }
+    }
+
+    private void requireNoOverlap(JsStreamConfig config, String self) {
+        for (StoredStream stream : catalog.streams()) {
+            if (stream.config().name().equals(self)) {
+                continue;
+            }
+            for (String subject : config.subjects()) {
+                if (Subject.overlap(subject, stream.config().subjects())) {
+                    throw ApiError.SUBJECT_OVERLAP.failure();
+                }
+            }
+        }
+    }
+
+    private ObjectNode info(ApiRequest request, String name) {
+        ObjectNode response = ApiJson.response("stream_info_response");
+        Optional<StoredStream> stream = catalog.stream(name).filter(s -> mayManage(request.requester(), name));
+        if (stream.isEmpty()) {
+            return paged(ApiJson.error(response, ApiError.STREAM_NOT_FOUND), 0, 0, 0);
+        }
+        paged(response, 0, 0, 0);
+        return ApiJson.streamInfo(response, stream.get(), catalog.entry(stream.get()));
+    }
+
+    private ObjectNode delete(ApiRequest request, String name) {
+        ObjectNode response = ApiJson.response("stream_delete_response");
+        if (catalog.stream(name).filter(s -> mayManage(request.requester(), name)).isEmpty()) {
+            return ApiJson.error(response, ApiError.STREAM_NOT_FOUND);
+        }
+        try {
+            broker.deleteStream(name);
+        } catch (StorageException | UnsupportedOperationException e) {
+            return ApiJson.error(response, ApiError.deleteFailed(e.getMessage()));
+        }
+        catalog.forget(name);
+        return response.put("success", true);
+    }
+
+    private ObjectNode names(ApiRequest request) {
+        ObjectNode response = ApiJson.response("stream_names_response");
+        List<StoredStream> streams;
+        int offset;
+        try {
+            JsonNode filter = request.payload().length == 0 ? null : json(request.payload());
+            offset = offset(filter);
+            streams = filtered(request.requester(), filter);
+        } catch (ApiError.Failure failure) {
+            return paged(ApiJson.error(response, failure.error), 0, 0, 0).putNull("streams");
+        }
+        int from = Math.min(offset, streams.size());
+        paged(response, streams.size(), from, NAMES_LIMIT);
+        List<StoredStream> page = streams.subList(from, Math.min(streams.size(), from + NAMES_LIMIT));
+        if (page.isEmpty()) {
+            return response.putNull("streams"); // Go's nil slice
+        }
+        ArrayNode names = response.putArray("streams");
+        page.forEach(stream -> names.add(stream.config().name()));
+        return response;
+    }
+
+    private ObjectNode list(ApiRequest request) {
+        ObjectNode response = ApiJson.response("stream_list_response");
+        List<StoredStream> streams;
+        int offset;
+        try {
+            JsonNode filter = request.payload().length == 0 ? null : json(request.payload());
+            offset = offset(filter);
+            streams = filtered(request.requester(), filter);
+        } catch (ApiError.Failure failure) {
+            return paged(ApiJson.error(response, failure.error), 0, 0, 0).putNull("streams");
+        }
+        int from = Math.min(offset, streams.size());
+        paged(response, streams.size(), from, LIST_LIMIT);
+        ArrayNode infos = response.putArray("streams");
+        for (StoredStream stream : streams.subList(from, Math.min(streams.size(), from + LIST_LIMIT))) {
+            infos.add(ApiJson.streamInfo(ApiJson.MAPPER.createObjectNode(), stream, catalog.entry(stream)));
+        }
+        return response;
+    }
+
+    private static int offset(JsonNode filter) {
+        JsonNode offset = filter == null ? null : filter.get("offset");
+        if (offset == null || offset.isNull()) {
+            return 0;
+        }
+        if (!offset.isIntegralNumber()) {
+            throw ApiError.INVALID_JSON.failure();
+        }
+        return Math.max(0, offset.asInt());
+    }
+
+    /** @return the visible streams, sorted by name, whose subjects overlap the request's {@code subject} filter */
+    private List<StoredStream> filtered(Requester requester, JsonNode filter) {
+        JsonNode subject = filter == null ? null : filter.get("subject");
+        if (subject != null && !subject.isNull() && !subject.isTextual()) {
+            throw ApiError.INVALID_JSON.failure();
+        }
+        String wanted = subject == null || subject.isNull() || subject.asText().isEmpty() ? null : subject.asText();
+        List<StoredStream> streams = new ArrayList<>();
+        for (StoredStream stream : visible(requester)) {
+            try {
+                if (wanted == null || Subject.overlap(wanted, stream.config().subjects())) {
+                    streams.add(stream);
+                }
+            } catch (IllegalArgumentException invalidFilter) {
+                // nats-server matches nothing for a subject that is not valid
+            }
+        }
+        streams.sort(Comparator.comparing(stream -> stream.config().name()));
+        return streams;
+    }
+
+    private ObjectNode messageGet(ApiRequest request, String name) {
+        ObjectNode response = ApiJson.response("stream_msg_get_response");
+        try {
+            if (request.payload().length == 0) {
+                throw ApiError.BAD_REQUEST.failure();
+            }
+            JsonNode json = json(request.payload());
+            long seq = json.hasNonNull("seq") ? requireLong(json.get("seq")) : 0;
+            String last = text(json.get("last_by_subj"));
+            String next = text(json.get("next_by_subj"));
+            if (seq > 0 && last != null || seq == 0 && last == null && next == null || last != null && next != null) {
+                throw ApiError.BAD_REQUEST.failure();
+            }
+            StoredStream stream = catalog.stream(name).filter(s -> mayManage(request.requester(), name))
+                    .orElseThrow(ApiError.STREAM_NOT_FOUND::failure);
+            if (next != null) {
+                throw ApiError.general("next_by_subj is not supported by ringbus yet: next_by_subj=" + next).failure();
+            }
+            StoredMessage message;
+            try {
+                message = last != null ? stream.lastBySubject(last) : stream.read(seq);
+            } catch (IllegalArgumentException invalidSubject) {
+                message = null;
+            }
+            if (message == null) {
+                throw ApiError.NO_MESSAGE.failure();
+            }
+            ObjectNode body = response.putObject("message");
+            body.put("subject", message.subject());
+            body.put("seq", message.sequence());
+            byte[] headers = message.headers().isEmpty() ? null : message.headers().toNatsBlock();
+            if (headers != null && headers.length > 0) {
+                body.put("hdrs", Base64.getEncoder().encodeToString(headers));
+            }
+            if (message.payload().length > 0) {
+                body.put("data", Base64.getEncoder().encodeToString(message.payload()));
+            }
+            body.put("time", Instant.ofEpochMilli(message.timestampMillis()).toString());
+            return response;
+        } catch (ApiError.Failure failure) {
+            return ApiJson.error(response, failure.error);
+        }
+    }
+
+    private List<StoredStream> visible(Requester requester) {
+        List<StoredStream> visible = new ArrayList<>();
+        for (StoredStream stream : catalog.streams()) {
+            if (mayManage(requester, stream.config().name())) {
+                visible.add(stream);
+            }
+        }
+        return visible;
+    }
+
+    private boolean mayManage(Requester requester, String stream) {
+        return broker.streamScope(stream).map(requester.scope()::includes).orElse(false);
+    }
+
+    private static ObjectNode paged(ObjectNode response, int total, int offset, int limit) {
+        response.put("total", total);
+        response.put("offset", offset);
+        response.put("limit", limit);
+        return response;
+    }
+
+    private static JsonNode json(byte[] payload) {
+        try {
+            JsonNode json = ApiJson.MAPPER.readTree(payload);
+            if (json == null || !json.isObject()) {
+                throw ApiError.INVALID_JSON.failure();
+            }
+            return json;
+        } catch (IOException e) {
+            throw ApiError.INVALID_JSON.failure();
+        }
+    }
+
+    private static long requireLong(JsonNode value) {
+        if (!value.isIntegralNumber() || !value.canConvertToLong()) {
+            throw ApiError.INVALID_JSON.failure();
+        }
+        return value.asLong();
+    }
+
+    private static String text(JsonNode value) {
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw ApiError.INVALID_JSON.failure();
+        }
+        return value.asText().isEmpty() ? null : value.asText();
+    }
+}
