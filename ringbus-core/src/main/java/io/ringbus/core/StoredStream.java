@@ -87,4 +87,53 @@ public interface StoredStream {
     default StoredMessage lastBySubject(String pattern) {
         throw new UnsupportedOperationException("stream '" + config().name() + "' cannot be read by subject");
     }
+
+    /**
+     * Returns the newest sequence of one subject, from an index kept by subject (the local log builds
+     * it with one read of the stream the first time it is asked, then keeps it with every append).
+     *
+     * @param subject a literal subject
+     * @return its newest held sequence, 0 when the stream holds none
+     * @throws IllegalArgumentException      when the subject is malformed
+     * @throws UnsupportedOperationException when this store cannot (the default)
+     */
+    default long lastSequenceOf(String subject) {
+        throw new UnsupportedOperationException("stream '" + config().name() + "' keeps no index by subject");
+    }
+
+    /**
+     * @return the distinct subjects the stream holds (see {@link #lastSequenceOf} for the index)
+     * @throws UnsupportedOperationException when this store cannot (the default)
+     */
+    default long subjectCount() {
+        throw new UnsupportedOperationException("stream '" + config().name() + "' keeps no index by subject");
+    }
+
+    /**
+     * Removes one message, durably before it returns: no read, consumer or restart returns it again.
+     *
+     * @param sequence its sequence
+     * @return whether the stream held it
+     * @throws UnsupportedOperationException when this store cannot (the default)
+     * @throws StorageException              when the removal cannot be made durable
+     */
+    default boolean delete(long sequence) {
+        throw new UnsupportedOperationException("stream '" + config().name() + "' cannot delete messages");
+    }
+
+    /**
+     * Removes messages (JetStream's purge), durably before it returns.
+     *
+     * @param subjectPattern only messages whose subject matches it, or {@code null} for all
+     * @param belowSequence  when positive, only messages below this sequence
+     * @param keep           when positive, keeps the newest {@code keep} of the messages selected
+     * @return how many messages were removed
+     * @throws IllegalArgumentException      when both {@code belowSequence} and {@code keep} are
+     *                                       positive, or the pattern is malformed
+     * @throws UnsupportedOperationException when this store cannot (the default)
+     * @throws StorageException              when the removal cannot be made durable
+     */
+    default long purge(String subjectPattern, long belowSequence, long keep) {
+        throw new UnsupportedOperationException("stream '" + config().name() + "' cannot be purged");
+    }
 }

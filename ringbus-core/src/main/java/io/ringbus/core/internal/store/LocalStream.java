@@ -70,6 +70,12 @@ final class LocalStream implements StoredStream {
     private final Map<String, ConsumerState> consumers = new ConcurrentHashMap<>();
     /** The per-subject limit, or null when the stream has none. */
     private final SubjectHistory history;
+    /** Messages removed on request (purge, delete), durably. */
+    final Removals removals;
+    /** The newest sequence of each subject; built on first use (under the append lock), then kept. */
+    private final SubjectLasts lasts = new SubjectLasts();
+    /** Whether {@link #lasts} is built; written under the append lock. */
+    private volatile boolean lastsBuilt;
     /** The log's last sequence as recovered at open, before this process appended. */
     private final long recoveredLastSequence;
     private volatile IOException failure;
@@ -81,8 +87,9 @@ final class LocalStream implements StoredStream {
     }
 
     private LocalStream(Path dir, StreamConfig config, SegmentLog log, FsyncPolicy policy, long maxPendingBytes,
-                        DurableFiles files) {
+                        DurableFiles files, Removals removals) {
         this.dir = dir;
+        this.removals = removals;
         this.files = files;
         this.config = config;
         this.pattern = SubjectPattern.parse(config.subjects());
@@ -114,13 +121,15 @@ final class LocalStream implements StoredStream {
         } catch (UncheckedIOException e) {
             throw new StorageException("cannot open stream '" + config.name() + "': " + e.getMessage(), e);
         }
+        Removals removals;
         try {
             forceNames(dir, files);
+            removals = Removals.open(dir, files);
         } catch (IOException e) {
             log.close();
             throw new StorageException("cannot open stream '" + config.name() + "' in " + dir + ": " + e, e);
         }
-        LocalStream stream = new LocalStream(dir, config, log, policy, maxPendingBytes, files);
+        LocalStream stream = new LocalStream(dir, config, log, policy, maxPendingBytes, files, removals);
         stream.duplicates.rebuild(log, config.duplicateWindow().toMillis());
         if (stream.history != null) {
             stream.history.rebuild(log);
@@ -255,6 +264,9 @@ final class LocalStream implements StoredStream {
             if (history != null) {
                 history.appended(subject, sequence);
             }
+            if (lastsBuilt) {
+                lasts.appended(subject, sequence);
+            }
             ackLock.lock();
             try {
                 pending.addLast(new PendingAck(sequence, bytes, future));
@@ -363,9 +375,12 @@ final class LocalStream implements StoredStream {
         return new LocalConsumer(state);
     }
 
-    /** @return whether the per-subject limit removed {@code sequence} (readers skip it) */
+    /**
+     * @return whether {@code sequence} is gone though its segment is still on disk: superseded by the
+     *         per-subject limit, or removed on request (purge, delete); readers skip it
+     */
     boolean isSuperseded(long sequence) {
-        return history != null && history.isSuperseded(sequence);
+        return history != null && history.isSuperseded(sequence) || removals.isRemoved(sequence);
     }
 
     /** @return the record at {@code sequence} as a delivery, or null if retention deleted it */
@@ -395,20 +410,85 @@ final class LocalStream implements StoredStream {
     public StoredMessage lastBySubject(String subjectPattern) {
         checkOpen();
         SubjectPattern wanted = SubjectPattern.parse(subjectPattern);
-        long last = log.lastSequence();
-        long found = 0;
         try {
-            // No index by subject: one pass over what the stream holds now (see StoredStream#lastBySubject).
-            LogReader reader = log.reader(log.firstSequence());
-            for (LogRecord record = reader.next(); record != null && record.sequence() <= last; record = reader.next()) {
-                if (wanted.matches(SubjectPattern.verbatimTokens(record.subject())) && !isSuperseded(record.sequence())) {
-                    found = record.sequence();
-                }
-            }
+            long found = lasts().lastOf(wanted, !wanted.isWildcard(), log.firstSequence(), this::isSuperseded);
             return found == 0 ? null : read(found, 1);
         } catch (UncheckedIOException e) {
             throw new StorageException("reading stream '" + config.name() + "' failed: " + e.getMessage(), e);
         }
+    }
+
+    @Override
+    public long lastSequenceOf(String subject) {
+        checkOpen();
+        return lasts().lastOf(SubjectPattern.parse(subject), true, log.firstSequence(), this::isSuperseded);
+    }
+
+    /** @return the index of subjects, built (one read of the log) the first time it is needed */
+    private SubjectLasts lasts() {
+        if (!lastsBuilt) {
+            lasts.build(appendLock, log, this::isSuperseded);
+            lastsBuilt = true;
+        }
+        return lasts;
+    }
+
+    @Override
+    public boolean delete(long sequence) {
+        checkOpen();
+        appendLock.lock();
+        try {
+            checkOpen();
+            return RemovalScan.delete(this, sequence);
+        } catch (IOException | UncheckedIOException e) {
+            throw new StorageException("deleting sequence " + sequence + " of stream '" + config.name()
+                    + "' failed: " + e, e);
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    @Override
+    public long purge(String subjectPattern, long belowSequence, long keep) {
+        checkOpen();
+        if (belowSequence > 0 && keep > 0) {
+            throw new IllegalArgumentException("purge takes a sequence or a number to keep, not both: seq="
+                    + belowSequence + ", keep=" + keep);
+        }
+        SubjectPattern filter = subjectPattern == null ? null : SubjectPattern.parse(subjectPattern);
+        appendLock.lock();
+        try {
+            checkOpen();
+            return RemovalScan.purge(this, filter == null || filter.equals(pattern) ? null : filter, belowSequence,
+                    keep);
+        } catch (IOException | UncheckedIOException e) {
+            throw new StorageException("purging stream '" + config.name() + "' failed: " + e, e);
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    /** After a removal, under the append lock: the index of subjects read again when it is built. */
+    void removed(String subject, long sequence) {
+        if (lastsBuilt && (subject == null || lasts.isLast(subject, sequence))) {
+            lasts.rebuild(log, this::isSuperseded);
+        }
+    }
+
+    /**
+     * Waits until the log holds {@code sequence} durably: a removal written before the record it
+     * removes would, after a power cut that loses the record, hide a new record given its sequence.
+     */
+    void durableThrough(long sequence) {
+        if (policy != FsyncPolicy.ALWAYS || log.durableSequence() < sequence) {
+            log.requestDurable(sequence);
+            log.awaitDurable(sequence);
+        }
+    }
+
+    /** @return messages held in {@code [from, to]} (neither removed nor superseded) */
+    long held(long from, long to) {
+        return to < from ? 0 : to - from + 1 - RemovalScan.gone(removals, history, from, to);
     }
 
     StoredMessage toMessage(LogRecord record, int deliveries) {
@@ -424,7 +504,6 @@ final class LocalStream implements StoredStream {
     @Override
     public StreamInfo info() {
         LogStats stats = log.stats();
-        long superseded = history == null ? 0 : history.supersededCount();
         long ids;
         long idBytes;
         long forgotten;
@@ -436,13 +515,34 @@ final class LocalStream implements StoredStream {
         } finally {
             appendLock.unlock();
         }
-        return new StreamInfo(config.name(), stats.records() - superseded, stats.bytes(), stats.firstSequence(),
-                stats.lastSequence(), ids, idBytes, forgotten);
+        long last = stats.lastSequence();
+        long first = Math.max(stats.firstSequence(), Math.min(removals.floor(), last + 1));
+        while (first <= last && isSuperseded(first)) {
+            first++;
+        }
+        long messages = held(first, last);
+        long subjects = lastsBuilt ? lasts.subjects(first, this::isSuperseded) : -1;
+        return new StreamInfo(config.name(), messages, stats.bytes(), first, last, ids, idBytes, forgotten,
+                last < first ? 0 : last - first + 1 - messages, subjects);
+    }
+
+    /** @return subjects that hold a message (builds the index of subjects on first use) */
+    @Override
+    public long subjectCount() {
+        checkOpen();
+        return lasts().subjects(log.firstSequence(), this::isSuperseded);
     }
 
     void saveConsumers() {
         if (history != null) {
             history.retainFrom(log.firstSequence());
+        }
+        if (lastsBuilt) {
+            lasts.retainFrom(log.firstSequence());
+        }
+        try {
+            removals.retainFrom(log.firstSequence());
+        } catch (IOException e) { // kept as it is: a larger file, retried at the next save
         }
         for (ConsumerState consumer : consumers.values()) {
             consumer.saveIfChanged();

@@ -78,6 +78,24 @@ final class SubjectHistory {
         }
     }
 
+    /** @return superseded sequences in {@code [from, to]} for which {@code excluded} is false */
+    long supersededBetween(long from, long to, java.util.function.LongPredicate excluded) {
+        lock.lock();
+        try {
+            long count = 0;
+            int end = (int) Math.min(Integer.MAX_VALUE, to - base + 1);
+            for (int i = superseded.nextSetBit((int) Math.max(0, from - base)); i >= 0 && i < end;
+                 i = superseded.nextSetBit(i + 1)) {
+                if (!excluded.test(base + i)) {
+                    count++;
+                }
+            }
+            return count;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Forgets what lies below {@code firstRetained} (retention deleted it), keeping the bitmap small. */
     void retainFrom(long firstRetained) {
         lock.lock();

@@ -1,0 +1,101 @@
+package io.ringbus.core.internal.store;
+
+import io.ringbus.core.internal.SubjectPattern;
+import io.ringbus.core.internal.log.LogReader;
+import io.ringbus.core.internal.log.LogRecord;
+import io.ringbus.core.internal.log.SegmentLog;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.function.LongPredicate;
+import java.util.stream.LongStream;
+
+/** Finds what a purge removes: reads of the log for {@link LocalStream#purge}, under its append lock. */
+final class RemovalScan {
+    private RemovalScan() {
+    }
+
+    /** @return the floor that keeps the newest {@code keep} messages held in {@code [first, last]} */
+    static long keepFloor(long first, long last, long keep, LongPredicate gone) {
+        long kept = 0;
+        for (long sequence = last; sequence >= first; sequence--) {
+            if (!gone.test(sequence) && ++kept == keep) {
+                return sequence;
+            }
+        }
+        return first;
+    }
+
+    /** @return the held sequences of {@code [first, last]} (below {@code below} when positive) matching {@code filter} */
+    static long[] matching(SegmentLog log, SubjectPattern filter, long first, long last, long below,
+                           LongPredicate gone) {
+        long end = below > 0 ? Math.min(last, below - 1) : last;
+        LongStream.Builder found = LongStream.builder();
+        LogReader reader = log.reader(first);
+        for (LogRecord record = reader.next(); record != null && record.sequence() <= end; record = reader.next()) {
+            if (!gone.test(record.sequence()) && filter.matches(SubjectPattern.verbatimTokens(record.subject()))) {
+                found.add(record.sequence());
+            }
+        }
+        return found.build().toArray();
+    }
+
+    /** {@link LocalStream#delete}, under its append lock. */
+    static boolean delete(LocalStream stream, long sequence) throws IOException {
+        SegmentLog log = stream.log();
+        if (sequence < log.firstSequence() || sequence > log.lastSequence() || stream.isSuperseded(sequence)) {
+            return false;
+        }
+        LogRecord record = log.reader(sequence).next();
+        if (record == null || record.sequence() != sequence) {
+            return false;
+        }
+        stream.durableThrough(sequence);
+        stream.removals.remove(0, new long[] {sequence});
+        stream.removed(record.subject(), sequence);
+        return true;
+    }
+
+    /**
+     * {@link LocalStream#purge}, under its append lock: without a filter a new floor (and the
+     * segments below it compacted), with one the matching sequences.
+     */
+    static long purge(LocalStream stream, SubjectPattern filter, long belowSequence, long keep) throws IOException {
+        SegmentLog log = stream.log();
+        long first = log.firstSequence();
+        long last = log.lastSequence();
+        Removals removals = stream.removals;
+        long purged;
+        if (filter == null) {
+            long newFloor = keep > 0 ? Math.max(first, keepFloor(first, last, keep, stream::isSuperseded))
+                    : belowSequence > 0 ? Math.min(belowSequence, last + 1) : last + 1;
+            purged = stream.held(first, last) - stream.held(Math.max(first, newFloor), last);
+            if (newFloor <= removals.floor() || purged == 0) {
+                return 0;
+            }
+            stream.durableThrough(newFloor - 1);
+            removals.remove(newFloor, null);
+            log.compactThrough(newFloor - 1);
+        } else {
+            long[] matched = matching(log, filter, first, last, belowSequence, stream::isSuperseded);
+            long[] gone = keep > 0 ? Arrays.copyOf(matched, (int) Math.max(0, matched.length - keep)) : matched;
+            purged = gone.length;
+            if (purged == 0) {
+                return 0;
+            }
+            stream.durableThrough(gone[gone.length - 1]);
+            removals.remove(0, gone);
+        }
+        stream.removed(null, 0);
+        return purged;
+    }
+
+    /** @return sequences of {@code [from, to]} removed or superseded ({@code history} may be null) */
+    static long gone(Removals removals, SubjectHistory history, long from, long to) {
+        long gone = removals.countRemoved(from, to);
+        if (history != null) {
+            gone += history.supersededBetween(from, to, removals::isRemoved);
+        }
+        return gone;
+    }
+}
