@@ -29,7 +29,8 @@ public final class ServerRequests {
      */
     public static final List<String> JETSTREAM_API_SUBJECTS = List.of("$JS.API.INFO", "$JS.API.STREAM.CREATE",
             "$JS.API.STREAM.UPDATE", "$JS.API.STREAM.INFO", "$JS.API.STREAM.DELETE", "$JS.API.STREAM.NAMES",
-            "$JS.API.STREAM.LIST", "$JS.API.STREAM.MSG.GET");
+            "$JS.API.STREAM.LIST", "$JS.API.STREAM.MSG.GET", "$JS.API.STREAM.PURGE", "$JS.API.STREAM.MSG.DELETE",
+            "$JS.API.DIRECT.GET");
     /** The monitor's HTTP paths (GET). */
     public static final List<String> MONITOR_PATHS = List.of("/", "/varz", "/connz", "/subsz", "/healthz",
             "/metrics", "/dashz");

@@ -24,7 +24,11 @@ final class JetStreamAttacks {
                         + "streams that do not exist, to every JetStream API request", api, false,
                         JetStreamAttacks::malformed),
                 Attack.of("jetstream-streams", "creates streams until the server refuses (max_streams), lists "
-                        + "them, reads and deletes them", api, false, JetStreamAttacks::manyStreams));
+                        + "them, reads and deletes them", api, false, JetStreamAttacks::manyStreams),
+                Attack.of("jetstream-removals", "publishes to a stream and floods it with scattered message deletes, "
+                        + "filtered purges and direct gets by wildcard (each removal an fsync'd file)",
+                        Set.of("$JS.API.STREAM.PURGE", "$JS.API.STREAM.MSG.DELETE", "$JS.API.DIRECT.GET"), false,
+                        JetStreamAttacks::removals));
     }
 
     private static void malformed(Target target, long deadline) throws Exception {
@@ -64,6 +68,39 @@ final class JetStreamAttacks {
                             "{\"last_by_subj\":\">\"}".getBytes(StandardCharsets.US_ASCII)));
                     wire.send(ProtocolAttacks.pub("$JS.API.STREAM.DELETE.HOSTILE" + (i % 5_000 / 2), "_INBOX.js.d" + i,
                             new byte[0]));
+                    wire.send("PING\r\n");
+                    wire.expectPong();
+                }
+            }
+        } catch (IOException closed) {
+            // the server may close a client past its limits
+        }
+    }
+
+    private static void removals(Target target, long deadline) throws Exception {
+        try (Held held = new Held(deadline)) {
+            Wire wire = held.add(target.login("alice"));
+            wire.send("SUB _INBOX.js.> 1\r\n");
+            wire.discardInput();
+            wire.send(ProtocolAttacks.pub("$JS.API.STREAM.CREATE.REMOVALS", "_INBOX.js.create",
+                    "{\"name\":\"REMOVALS\",\"subjects\":[\"removals.>\"],\"allow_direct\":true}"
+                            .getBytes(StandardCharsets.US_ASCII)));
+            for (int i = 0; !Attack.over(deadline); i++) {
+                wire.send(ProtocolAttacks.pub("removals.k" + (i % 1_000), "_INBOX.js.p" + i, new byte[64]));
+                String request = switch (i % 4) {
+                    case 0 -> "$JS.API.STREAM.MSG.DELETE.REMOVALS";
+                    case 1 -> "$JS.API.STREAM.PURGE.REMOVALS";
+                    case 2 -> "$JS.API.DIRECT.GET.REMOVALS";
+                    default -> "$JS.API.DIRECT.GET.REMOVALS.removals.k" + (i % 1_000);
+                };
+                String body = switch (i % 4) {
+                    case 0 -> "{\"seq\":" + (i * 7919L % (i + 1) + 1) + "}";
+                    case 1 -> "{\"filter\":\"removals.k" + (i % 13) + "\",\"keep\":1}";
+                    case 2 -> "{\"last_by_subj\":\"removals.>\"}";
+                    default -> "";
+                };
+                wire.send(ProtocolAttacks.pub(request, "_INBOX.js.r" + i, body.getBytes(StandardCharsets.US_ASCII)));
+                if (i % 100 == 99) {
                     wire.send("PING\r\n");
                     wire.expectPong();
                 }

@@ -37,6 +37,24 @@ public record ApiError(int code, int errCode, String description) {
     /** 10008: the API's queue is full (clients retry a 503). */
     static final ApiError UNAVAILABLE = new ApiError(503, 10008, "JetStream system temporarily unavailable");
 
+    /** JSStreamSealedErr. */
+    static final ApiError SEALED = new ApiError(400, 10109, "invalid operation on sealed stream");
+
+    /** JSSequenceNotFoundErrF. */
+    static ApiError sequenceNotFound(long sequence) {
+        return new ApiError(400, 10043, "sequence " + sequence + " not found");
+    }
+
+    /** JSStreamMsgDeleteFailedF. */
+    static ApiError messageDeleteFailed(String text) {
+        return new ApiError(500, 10057, text);
+    }
+
+    /** JSStreamPurgeFailedF. */
+    static ApiError purgeFailed(String text) {
+        return new ApiError(500, 10110, text);
+    }
+
     /** @return JSStreamInvalidConfigF (500, 10052) with {@code text} */
     static ApiError invalidConfig(String text) {
         return new ApiError(500, 10052, text);

@@ -30,6 +30,12 @@ final class ApiJson {
         return json;
     }
 
+    /**
+     * Marks a response whose error nats-server sends as an answer rather than as an API error (not
+     * counted in {@code api.errors}); removed before it is sent.
+     */
+    static final String UNCOUNTED_ERROR = "\u0000uncounted";
+
     /** Adds the error object. */
     static ObjectNode error(ObjectNode response, ApiError error) {
         ObjectNode body = response.putObject("error");
@@ -59,6 +65,13 @@ final class ApiJson {
         state.put("first_ts", empty ? ZERO_TIME : time(stream.read(info.firstSequence())));
         state.put("last_seq", info.lastSequence());
         state.put("last_ts", info.lastSequence() == 0 ? ZERO_TIME : time(stream.read(info.lastSequence())));
+        long subjects = empty ? 0 : stream.subjectCount();
+        if (subjects > 0) {
+            state.put("num_subjects", subjects);
+        }
+        if (info.deleted() > 0) {
+            state.put("num_deleted", info.deleted());
+        }
         state.put("consumer_count", 0);
         return state;
     }

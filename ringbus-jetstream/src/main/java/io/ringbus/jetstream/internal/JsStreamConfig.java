@@ -175,7 +175,6 @@ public record JsStreamConfig(String name, String description, List<String> subje
                         + maxMsgsPerSubject + ")");
         unless(refused, maxAgeNanos < 0, "max_age=" + maxAgeNanos);
         unless(refused, noAck, "no_ack=true");
-        unless(refused, allowDirect, "allow_direct=true");
         unless(refused, mirrorDirect, "mirror_direct=true");
         unless(refused, allowRollup, "allow_rollup_hdrs=true");
         unless(refused, sealed, "sealed=true");

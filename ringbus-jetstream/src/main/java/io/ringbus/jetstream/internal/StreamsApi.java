@@ -43,11 +43,14 @@ public final class StreamsApi {
     private final JetStreamSettings settings;
     private final AtomicLong total = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
+    private final MessagesApi messages;
 
     private StreamsApi(Broker broker, StreamCatalog catalog, JetStreamSettings settings) {
         this.broker = broker;
         this.catalog = catalog;
         this.settings = settings;
+        this.messages = new MessagesApi(catalog,
+                (request, name) -> catalog.stream(name).filter(s -> mayManage(request.requester(), name)));
     }
 
     /**
@@ -77,6 +80,12 @@ public final class StreamsApi {
     /** Answers one request (a subject nats-server does not serve gets no answer, as from it). */
     void answer(ApiRequest request) {
         String[] tokens = request.subject().split("\\.", -1);
+        if (tokens.length >= 5 && tokens[2].equals("DIRECT") && tokens[3].equals("GET")) {
+            // Not an API request in nats-server's accounting: the stream answers it itself.
+            int at = tokens.length == 5 ? -1 : "$JS.API.DIRECT.GET.".length() + tokens[4].length() + 1;
+            messages.directGet(request, tokens[4], at < 0 ? null : request.subject().substring(at));
+            return;
+        }
         String kind = tokens.length >= 4 ? tokens[2] + "." + tokens[3] : tokens.length == 3 ? tokens[2] : "";
         ObjectNode response;
         try {
@@ -92,9 +101,14 @@ public final class StreamsApi {
                     case "STREAM.UPDATE" -> update(request, tokens[4]);
                     case "STREAM.INFO" -> info(request, tokens[4]);
                     case "STREAM.DELETE" -> delete(request, tokens[4]);
+                    case "STREAM.PURGE" -> messages.purge(request, tokens[4]);
                     default -> null;
                 };
-                case 6 -> kind.equals("STREAM.MSG") && tokens[4].equals("GET") ? messageGet(request, tokens[5]) : null;
+                case 6 -> !kind.equals("STREAM.MSG") ? null : switch (tokens[4]) {
+                    case "GET" -> messageGet(request, tokens[5]);
+                    case "DELETE" -> messages.delete(request, tokens[5]);
+                    default -> null;
+                };
                 default -> null;
             };
         } catch (Refused refusal) {
@@ -107,7 +121,7 @@ public final class StreamsApi {
             if (!message) {
                 total.incrementAndGet();
             }
-            if (response.has("error")) {
+            if (response.remove(ApiJson.UNCOUNTED_ERROR) == null && response.has("error")) {
                 errors.incrementAndGet();
             }
             request.reply(null, ApiJson.bytes(response));
@@ -430,7 +444,7 @@ public final class StreamsApi {
         return response;
     }
 
-    private static JsonNode json(byte[] payload) {
+    static JsonNode json(byte[] payload) {
         try {
             JsonNode json = ApiJson.MAPPER.readTree(payload);
             if (json == null || !json.isObject()) {
@@ -442,14 +456,14 @@ public final class StreamsApi {
         }
     }
 
-    private static long requireLong(JsonNode value) {
+    static long requireLong(JsonNode value) {
         if (!value.isIntegralNumber() || !value.canConvertToLong()) {
             throw ApiError.INVALID_JSON.failure();
         }
         return value.asLong();
     }
 
-    private static String text(JsonNode value) {
+    static String text(JsonNode value) {
         if (value == null || value.isNull()) {
             return null;
         }
