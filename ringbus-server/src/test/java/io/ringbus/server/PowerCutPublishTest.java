@@ -19,8 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Acknowledged means it survives the power cord (issue 30): a forked ringbus-server with
- * {@code --durable 'orders.>=max_bytes=256k'} (32 KiB segments: they roll and retention deletes
- * them between cuts) on a {@link PowerLossFileSystem}; two publishers of one real client over the
+ * {@code --durable 'orders.>=max_bytes=64k'} (8 KiB segments, about 30 records each: they roll and
+ * retention deletes them between cuts, even on a loaded machine's short lives) on a {@link PowerLossFileSystem}; two publishers of one real client over the
  * network, jnats or nats.go ({@link PowerCutClient}), with JetStream asynchronous publishing (150
  * PubAcks outstanding each, {@code Nats-Msg-Id}); twice in a row at a random instant (fixed seed,
  * logged) the server is killed with SIGKILL, the power cut (torn or not, drawn), the store read back
@@ -91,7 +91,7 @@ class PowerCutPublishTest {
         Assumptions.assumeTrue(client.missing() == null, client::missing);
         PowerCutRun.Settings settings = new PowerCutRun.Settings(mode, client, CUTS, seed, 2, 150, 200, minLife,
                 maxLife);
-        PowerCutRun.Result result = PowerCutRun.run(new RingbusCutTarget(policy, 256 << 10), settings, work,
+        PowerCutRun.Result result = PowerCutRun.run(new RingbusCutTarget(policy, 64 << 10), settings, work,
                 line -> System.out.println("PowerCutPublishTest " + line));
         System.out.println("PowerCutPublishTest result (seed " + settings.seed() + "): " + result);
         return result;
