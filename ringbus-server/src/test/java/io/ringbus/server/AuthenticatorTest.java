@@ -174,7 +174,9 @@ class AuthenticatorTest {
                 dave.assertRoundTrip("pub.dave");
             }
             for (RawClient attacker : attackers) {
-                assertThat(attacker.readUntilClosed()).containsExactly("-ERR 'Authorization Violation'");
+                // Refused: a wrong password, or, on a loaded machine, a check still queued at the timeout.
+                assertThat(attacker.readUntilClosed()).hasSize(1).first().isIn("-ERR 'Authorization Violation'",
+                        "-ERR 'Authentication Timeout'");
             }
         } finally {
             attackers.forEach(RawClient::close);
