@@ -30,11 +30,11 @@ import java.util.stream.Stream;
  */
 final class RingbusRecoveryServer implements RecoveryServer {
     private static final String MAIN = "io.ringbus.server.RingbusServerMain";
-    /** The line {@code LocalStream} logs when the stream is open. */
     /** The log's index checkpoint ({@code LogConfig.DEFAULT_INDEX_CHECKPOINT_BYTES}, docs/storage.md). */
     private static final long CHECKPOINT_BYTES = 8L << 20;
     private static final int INTERVAL_BYTES = 4096;
     private static final int ENTRY_BYTES = 24;
+    /** The line {@code LocalStream} logs when the stream is open. */
     private static final Pattern OPENED = Pattern.compile("stream 'recovery_all' opened in (\\d+) ms: .* read (\\d+) bytes");
 
     private final ScratchDirectory store;
