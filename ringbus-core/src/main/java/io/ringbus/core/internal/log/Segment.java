@@ -18,8 +18,8 @@ import java.util.zip.CRC32C;
  *
  * <p><b>Recovery.</b> A rolled segment is <em>sealed</em>: once its log file is forced, a
  * {@link SegmentSeal} is written at the end of its index and the index forced. Opening a sealed
- * segment reads the seal and the last record it names, nothing else ({@link #recover}); its index
- * is loaded on first use. A segment without a valid seal (the active one, or one rolled just before
+ * segment reads the seal and checks the log's size, nothing else (an unforced seal, written under
+ * the OS policy, also the last record it names; {@link #recover}); its index is loaded on first use. A segment without a valid seal (the active one, or one rolled just before
  * a crash) is recovered from its last index entry that matches the log: the active segment's index
  * is forced every {@link LogConfig#indexCheckpointBytes()} by the flusher, so a power cut leaves at
  * most that much (plus what was appended since the last force) to scan.
@@ -46,8 +46,10 @@ final class Segment {
     private volatile long headerRecords;
     /** Appended to since the last {@link #force()}. */
     private volatile boolean unforced;
-    /** The seal is written (or was found at open), or the segment is empty: nothing left to seal. */
+    /** The seal is written (or was found at open), or the segment is empty. */
     private volatile boolean sealed;
+    /** The seal is forced (written after the log was forced), or the segment is empty: nothing left to seal. */
+    private volatile boolean sealForced;
     /** The log size when the index was last forced (flusher). */
     private long indexForcedAt;
     /** A failed write may have left bytes after {@link #size}: cut them before the next append. */
@@ -105,7 +107,8 @@ final class Segment {
 
     /** @return {@code 00000000000000000042.log} for base 42 */
     static String name(long baseSequence, String suffix) {
-        return String.format("%020d%s", baseSequence, suffix);
+        String digits = Long.toString(baseSequence); // not String.format: open names every segment, before the JIT
+        return "0".repeat(20 - digits.length()) + digits + suffix;
     }
 
     /**
@@ -132,6 +135,8 @@ final class Segment {
                 lastPosition = seal.lastPosition();
                 headerRecords = seal.headerRecords();
                 sealed = true;
+                sealForced = seal.forced();
+                unforced = !seal.forced(); // forced (log first) before its seal is
                 index.deferLoad(seal);
                 return new Recovery(0, 0, indexBytes + cursor.bytesRead() - logBytesBefore, false);
             }
@@ -185,15 +190,22 @@ final class Segment {
         }
         size = end;
         sealed = end == 0;
+        sealForced = end == 0;
         // What the scan found may be in the page cache only (a killed process): forced before its seal.
         unforced = !last && end > 0;
         return new Recovery(truncated, corrupt, indexBytes + cursor.bytesRead() - logBytesBefore, true);
     }
 
-    /** @return whether the log file ends where {@code seal} says, with the record it names */
+    /**
+     * @return whether the log file ends where {@code seal} says; for a seal that was not forced after
+     *         the log (OS), also with the record it names there
+     */
     private boolean matches(SegmentSeal seal, long fileSize, FrameCursor cursor) throws IOException {
         if (seal.size() != fileSize || seal.lastSequence() < baseSequence) {
             return false;
+        }
+        if (seal.forced()) {
+            return true; // written after the log's fsync: what the log held then is on the disk
         }
         cursor.reset(log, seal.lastPosition(), fileSize, seal.lastSequence() - 1);
         return cursor.next() == FrameCursor.FRAME && cursor.skippedFrom() < 0
@@ -252,27 +264,35 @@ final class Segment {
     }
 
     /**
-     * Seals this rolled segment: forces its log when {@code force} and it was appended to since the
-     * last force, then writes the seal after its index entries and forces the index (when
-     * {@code force}). Called once the segment gets no more appends: by the flusher, or under the OS
-     * policy by the appending thread at the roll (nothing forced). An empty segment needs no seal.
+     * Seals this rolled segment, once it gets no more appends: with {@code force} (the flusher, or
+     * close) forces its log if appended to since its last force, writes the seal (or marks forced the
+     * one written without) and forces the index; without (the OS policy, at the roll, on the
+     * appending thread) writes the seal, forcing nothing. An empty segment needs no seal.
      */
     void seal(boolean force) throws IOException {
-        if (sealed) {
+        if (sealForced || sealed && !force) {
             return;
         }
         if (size > 0) {
             if (force && unforced) {
                 force();
             }
-            index.writeSeal(size, lastSequence, lastTimestamp, lastPosition, headerRecords, force);
+            if (sealed) {
+                index.forceSeal();
+            } else {
+                index.writeSeal(size, lastSequence, lastTimestamp, lastPosition, headerRecords, force);
+            }
         }
         sealed = true;
+        sealForced = force || size == 0;
     }
 
-    /** @return whether the seal is written (or not needed) */
-    boolean sealed() {
-        return sealed;
+    /**
+     * @param forced whether the seal must be forced
+     * @return whether the seal is written (forced, when asked), or not needed
+     */
+    boolean sealed(boolean forced) {
+        return forced ? sealForced : sealed;
     }
 
     /**

@@ -46,6 +46,7 @@ final class SegmentIndex {
     private volatile int count;
     /** False for a sealed segment whose entries were not read yet; {@link #seal} says how many there are. */
     private volatile boolean loaded = true;
+    /** The seal read at open or last written; null before. */
     private SegmentSeal seal;
     private long lastIndexedPosition;
 
@@ -258,8 +259,9 @@ final class SegmentIndex {
             ByteBuffer all = ByteBuffer.allocate(count * ENTRY_BYTES + SegmentSeal.BYTES);
             putEntries(all);
             CRC32C crc = new CRC32C();
-            new SegmentSeal(seal.size(), seal.lastSequence(), seal.lastTimestamp(), seal.lastPosition(),
-                    seal.headerRecords(), count, entriesCrc(crc)).encode(all, crc);
+            seal = new SegmentSeal(seal.size(), seal.lastSequence(), seal.lastTimestamp(), seal.lastPosition(),
+                    seal.headerRecords(), count, seal.forced(), entriesCrc(crc));
+            seal.encode(all, crc);
             all.flip();
             channel.truncate(0);
             writeFully(all, 0);
@@ -276,18 +278,34 @@ final class SegmentIndex {
     void writeSeal(long size, long lastSequence, long lastTimestamp, long lastPosition, long headerRecords,
                    boolean force) throws IOException {
         CRC32C crc = new CRC32C();
+        write(new SegmentSeal(size, lastSequence, lastTimestamp, lastPosition, headerRecords, count, force,
+                entriesCrc(crc)), crc);
+        if (force) {
+            channel.force(false);
+        }
+    }
+
+    /**
+     * Rewrites the seal written or read before as forced, and forces the file (the caller forced
+     * the log before): an unforced seal (the OS policy) made one recovery can trust with the log's size.
+     */
+    void forceSeal() throws IOException {
+        if (seal != null && !seal.forced()) {
+            write(seal.asForced(), new CRC32C());
+            channel.force(false);
+        }
+    }
+
+    private void write(SegmentSeal written, CRC32C crc) throws IOException {
         ByteBuffer buffer = ByteBuffer.allocate(SegmentSeal.BYTES);
-        new SegmentSeal(size, lastSequence, lastTimestamp, lastPosition, headerRecords, count, entriesCrc(crc))
-                .encode(buffer, crc);
+        written.encode(buffer, crc);
         buffer.flip();
-        long at = (long) count * ENTRY_BYTES;
+        long at = written.entryCount() * ENTRY_BYTES;
         writeFully(buffer, at);
         if (channel.size() > at + SegmentSeal.BYTES) {
             channel.truncate(at + SegmentSeal.BYTES);
         }
-        if (force) {
-            channel.force(false);
-        }
+        seal = written;
     }
 
     /** @return the CRC32C of the entries in memory, as written in the file */

@@ -97,8 +97,8 @@ public final class SegmentLog implements AutoCloseable {
         for (int i = 0; i < segments.length; i++) {
             last = Math.max(last, segments[i].lastSequence());
             lastTimestamp = Math.max(lastTimestamp, segments[i].lastTimestamp());
-            if (i < segments.length - 1 && !segments[i].sealed()) {
-                unsealed.set(true); // rolled just before a crash: sealed by the flusher's first pass, or below
+            if (i < segments.length - 1 && !segments[i].sealed(config.policy() != FsyncPolicy.OS)) {
+                unsealed.set(true); // rolled just before a crash, or sealed under OS: sealed by the flusher, or below
             }
         }
         this.lastSequence = last;
@@ -392,7 +392,7 @@ public final class SegmentLog implements AutoCloseable {
         }
         Segment[] current = segments;
         for (int i = 0; i < current.length - 1; i++) {
-            if (!current[i].sealed() && sealQuietly(current[i], force) && force) {
+            if (!current[i].sealed(force) && sealQuietly(current[i], force) && force) {
                 indexFsyncs.incrementAndGet();
             }
         }
