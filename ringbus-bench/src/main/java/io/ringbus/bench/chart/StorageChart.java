@@ -12,7 +12,7 @@ import java.util.Map;
 /**
  * The storage scenario's chart, for {@link ResultCharts}: publish rates per case with one bar per
  * ringbus policy and one for JetStream, p99 publish latencies, replay and acknowledgement rates,
- * restart times. Stateless.
+ * restart times, recovery times after a kill and a cut. Stateless.
  */
 final class StorageChart {
     private StorageChart() {
@@ -109,6 +109,15 @@ final class StorageChart {
                 panel.row(String.format(Locale.ROOT, "%s, %,.0f MiB log", "ringbus".equals(r.system()) ? "ringbus"
                         : "JetStream", r.logBytes() / 1048576.0), r.failure() != null ? Double.NaN
                         : r.firstRecordMillis());
+            }
+        }
+        List<StorageResults.RecoveryRow> recovery = list(doc.recovery());
+        if (!recovery.isEmpty()) {
+            SvgBarChart.Panel panel = chart.panel("recovery: ms from the process start to the first PubAck, page cache "
+                    + recovery.getFirst().pageCache() + " (lower is better)", "ms");
+            for (StorageResults.RecoveryRow r : recovery) {
+                panel.row(String.format(Locale.ROOT, "%s %s, %.1f GiB", r.system(), r.scenario(),
+                        r.logBytes() / 1073741824.0), r.failure() != null ? Double.NaN : r.firstAckMillis());
             }
         }
         return chart;

@@ -35,12 +35,12 @@ public final class ServerProcess implements AutoCloseable {
      *
      * @param process a child process
      */
-    static void track(Process process) {
+    public static void track(Process process) {
         LIVE.add(process);
     }
 
     /** @param process a child process that has ended */
-    static void untrack(Process process) {
+    public static void untrack(Process process) {
         LIVE.remove(process);
     }
 

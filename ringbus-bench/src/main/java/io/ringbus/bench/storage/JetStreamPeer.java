@@ -185,6 +185,18 @@ final class JetStreamPeer implements AutoCloseable {
         }
     }
 
+    /**
+     * A nats-server of its own for the recovery part, with this peer's binary and jsload.
+     *
+     * @param parent  where its store goes
+     * @param timeout longest its fill may take
+     * @param window  filling: outstanding publishes
+     * @return the server, its store empty
+     */
+    RecoveryServer recoveryServer(Path parent, Duration timeout, int window) throws IOException {
+        return new JetStreamRecoveryServer(binary, load, parent, timeout, window);
+    }
+
     /** Stops the server. */
     @Override
     public void close() {

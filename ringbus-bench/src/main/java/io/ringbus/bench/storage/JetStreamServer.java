@@ -127,6 +127,11 @@ public final class JetStreamServer implements AutoCloseable {
         }
     }
 
+    /** @return its process */
+    Process process() {
+        return process;
+    }
+
     /** @return whether its process runs */
     boolean alive() {
         return process.isAlive();

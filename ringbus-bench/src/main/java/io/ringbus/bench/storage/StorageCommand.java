@@ -8,6 +8,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
@@ -25,19 +26,22 @@ import java.util.concurrent.Callable;
  * The {@code storage} subcommand, issue 17's benchmark: ringbus's local store (the segment log,
  * in process) against nats-server's JetStream file store (driven by nats.go), on the same machine
  * and disk, in one run: the disk's fsync rate; durable publish rate and latency per case and
- * policy; replay and acknowledgement rates; restart time against the log's size. Exit code 0 when
- * every run completed (goals met or not), 2 when one failed, 1 when the peer could not be set up.
+ * policy; replay and acknowledgement rates; restart time against the log's size; and, only when
+ * named ({@code bin/bench storage recovery}, issue 30), each server's time to serve after a kill and
+ * after a cut with 1 GiB and 10 GiB stores ({@link RecoveryBenchmark}). Exit code 0 when every run
+ * completed (goals met or not), 2 when one failed, 1 when the peer could not be set up.
  */
 @Command(name = "storage",
         description = "ringbus's local store (in-process StoredStream) against nats-server's JetStream file store"
                 + " (nats.go): fsync rate of the disk, durable publish (async window and sync; ALWAYS, INTERVAL, OS),"
-                + " replay, consumer acks, restart time.")
+                + " replay, consumer acks, restart time; 'storage recovery': time to serve after a kill and a cut,"
+                + " ringbus-server and nats-server, 1 and 10 GiB.")
 public final class StorageCommand implements Callable<Integer> {
     /** Publish modes. */
     enum Mode { ASYNC, SYNC }
 
-    /** The parts of the scenario. */
-    enum Part { FSYNC, PUBLISH, READ, RESTART, ALL }
+    /** The parts of the scenario; ALL is every one but RECOVERY, which runs only when named. */
+    enum Part { FSYNC, PUBLISH, READ, RESTART, RECOVERY, ALL }
 
     /** The policy of the read and restart parts' ringbus store. */
     static final FsyncPolicy READ_POLICY = FsyncPolicy.INTERVAL;
@@ -48,9 +52,36 @@ public final class StorageCommand implements Callable<Integer> {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     boolean help;
 
-    @Option(names = "--only", split = ",", description = "parts to run, among FSYNC, PUBLISH, READ, RESTART, ALL"
-            + " (default: ALL)")
+    @Option(names = "--only", split = ",", description = "parts to run, among FSYNC, PUBLISH, READ, RESTART, RECOVERY,"
+            + " ALL (default: ALL, which is every part but RECOVERY)")
     List<Part> only = new ArrayList<>(List.of(Part.ALL));
+
+    @Parameters(arity = "0..*", paramLabel = "PART", description = "parts to run, as --only, any case: 'storage"
+            + " recovery' runs RECOVERY alone")
+    List<String> parts = new ArrayList<>();
+
+    @Option(names = "--recovery-mib", split = ",", description = "recovery: payload MiB per store, 0 for one message"
+            + " (the servers' start-up floor) (default: 0,1024,10240)")
+    List<Long> recoveryMib = new ArrayList<>(List.of(0L, 1024L, 10240L));
+
+    @Option(names = "--recovery-size", description = "recovery: payload bytes per message (default: ${DEFAULT-VALUE})")
+    int recoverySize = 1024;
+
+    @Option(names = "--recovery-runs", description = "recovery: restarts per server, size and scenario, the median"
+            + " reported (default: ${DEFAULT-VALUE})")
+    int recoveryRuns = 3;
+
+    @Option(names = "--recovery-keep-cache", description = "recovery: do not drop the page cache before each start"
+            + " (dropping it needs root)")
+    boolean recoveryKeepCache;
+
+    @Option(names = "--server-jar", description = "recovery: ringbus-server.jar (default: ringbus-server/target/;"
+            + " without it the server starts from this JVM's class path)")
+    Path serverJar;
+
+    @Option(names = "--server-from-classpath", description = "recovery: start ringbus-server from this JVM's class"
+            + " path even where its jar is built (tests)")
+    boolean serverFromClasspath;
 
     @Option(names = "--records", description = "replay and ack: records written, then read back (default: ${DEFAULT-VALUE};"
             + " issue 17 asks 10000000)")
@@ -135,6 +166,12 @@ public final class StorageCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         try {
+            if (!parts.isEmpty()) {
+                only = new ArrayList<>();
+                for (String part : parts) {
+                    only.add(part(part));
+                }
+            }
             validate();
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
@@ -179,7 +216,7 @@ public final class StorageCommand implements Callable<Integer> {
                             new StorageResults.Settings(window, interval.toMillis(), duration.toNanos() / 1e9,
                                     warmup.toNanos() / 1e9, records, readSize, replayBatch, ackBatch, READ_POLICY.name(),
                                     restartSize),
-                            null, List.of(), List.of(), List.of(), List.of());
+                            null, List.of(), List.of(), List.of(), List.of(), List.of());
                     json.write(report.document(head), out);
                 }
                 if (!report.passed()) {
@@ -202,7 +239,7 @@ public final class StorageCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "  disk: %,.0f fsyncs/s (p50 %.0f us, p99 %.0f us)%n", fsync.perSecond(),
                     fsync.p50Micros(), fsync.p99Micros());
         }
-        if (peer != null) {
+        if (peer != null && (runs(Part.PUBLISH) || runs(Part.READ))) {
             peer.start();
         }
         List<StorageResults.PublishRow> publish = new ArrayList<>();
@@ -240,8 +277,38 @@ public final class StorageCommand implements Callable<Integer> {
                 restart.add(progress(out, peer.restart(logRecords, restartSize, window, restartRuns)));
             }
         }
-        return new StorageReport(fsync, publish, read, restart, runs(Part.PUBLISH)
+        List<StorageResults.RecoveryRow> recovery = only.contains(Part.RECOVERY) ? recovery(work, peer, out)
+                : List.of();
+        return new StorageReport(fsync, publish, read, restart, recovery, runs(Part.PUBLISH)
                 ? policies.stream().map(Enum::name).toList() : List.of());
+    }
+
+    /** Issue 30: each size, ringbus-server then nats-server, one store on the disk at a time. */
+    private List<StorageResults.RecoveryRow> recovery(Path work, JetStreamPeer peer, PrintStream out)
+            throws IOException, InterruptedException {
+        Path jar = serverFromClasspath ? null : RingbusRecoveryServer.locateJar(serverJar);
+        out.printf(Locale.ROOT, "recovery: ringbus-server %s; page cache %s before each start%n",
+                jar != null ? "from " + jar : "from this JVM's class path (no ringbus-server.jar)",
+                recoveryKeepCache ? "kept" : "dropped");
+        RecoveryBenchmark benchmark = new RecoveryBenchmark(work, recoverySize, recoveryRuns, !recoveryKeepCache,
+                timeout, out);
+        List<StorageResults.RecoveryRow> rows = new ArrayList<>();
+        for (long mib : recoveryMib) {
+            rows.addAll(benchmark.run(new RingbusRecoveryServer(work, jar, window), mib << 20));
+            if (peer != null) {
+                rows.addAll(benchmark.run(peer.recoveryServer(work, timeout, window), mib << 20));
+            }
+        }
+        return rows;
+    }
+
+    private static Part part(String name) {
+        try {
+            return Part.valueOf(name.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown part (FSYNC, PUBLISH, READ, RESTART, RECOVERY, ALL): part='"
+                    + name + "'", e);
+        }
     }
 
     private List<StorageResults.ReadRow> read(Path work, JetStreamPeer peer, PrintStream out)
@@ -262,7 +329,7 @@ public final class StorageCommand implements Callable<Integer> {
     }
 
     private boolean runs(Part part) {
-        return only.contains(Part.ALL) || only.contains(part);
+        return only.contains(Part.ALL) && part != Part.RECOVERY || only.contains(part);
     }
 
     private static StorageResults.PublishRow progress(PrintStream out, StorageResults.PublishRow r) {
@@ -297,6 +364,15 @@ public final class StorageCommand implements Callable<Integer> {
         positive("ack-batch", ackBatch);
         positive("restart-runs", restartRuns);
         positive("fsyncs", fsyncs);
+        positive("recovery-runs", recoveryRuns);
+        if (recoverySize < 1 || recoverySize > 1 << 20) {
+            throw new IllegalArgumentException("recovery-size must be in [1, 1048576]: recovery-size=" + recoverySize);
+        }
+        for (long m : recoveryMib) {
+            if (m < 0) {
+                throw new IllegalArgumentException("recovery-mib must be >= 0: recovery-mib=" + m);
+            }
+        }
         if (readSize < 0 || restartSize < 0) {
             throw new IllegalArgumentException("payload sizes must be >= 0: read-size=" + readSize + ", restart-size="
                     + restartSize);

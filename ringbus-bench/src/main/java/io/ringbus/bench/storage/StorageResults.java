@@ -18,11 +18,12 @@ import java.util.List;
  * @param publish  durable publish runs, ringbus and JetStream
  * @param read     replay and acknowledgement runs
  * @param restart  restarts on a log written just before
- * @param goals    issue 17's goals and the verdicts
+ * @param recovery issue 30's restarts of each server after a kill and after a cut, page cache dropped
+ * @param goals    issue 17's and issue 30's goals and the verdicts
  */
 public record StorageResults(String scenario, JvmDescription.Vm jvm, int cores, Machine machine, Settings settings,
                              Fsync fsync, List<PublishRow> publish, List<ReadRow> read, List<RestartRow> restart,
-                             List<GoalRow> goals) {
+                             List<RecoveryRow> recovery, List<GoalRow> goals) {
     /** The value of {@code scenario}. */
     public static final String SCENARIO = "storage";
 
@@ -121,6 +122,31 @@ public record StorageResults(String scenario, JvmDescription.Vm jvm, int cores, 
     public record RestartRow(String system, long logBytes, long records, int runs, double openMillis,
                              double streamMillis, double firstRecordMillis, double maxFirstRecordMillis,
                              String failure) {
+    }
+
+    /**
+     * One server's restarts in one scenario of the recovery part ({@link RecoveryBenchmark}): the
+     * median of the runs.
+     *
+     * @param system          {@code ringbus-server} or {@code nats-server}
+     * @param scenario        {@code killed} (SIGKILL, the store as the process left it) or {@code cut}
+     *                        (besides, what a power cut can take that the server never forced)
+     * @param logBytes        the stream's store on disk
+     * @param messages        messages stored before the runs
+     * @param payloadBytes    their payload
+     * @param runs            restarts measured
+     * @param pageCache       {@code dropped} before each start, or {@code kept}
+     * @param firstAckMillis  from the process start to the first PubAck with the next sequence (jnats)
+     * @param slowestMillis   the slowest run's
+     * @param storeOpenMillis how long opening the store took by the server's own log (NaN when it does not say)
+     * @param openReadBytes   bytes the server says it read to open the store (-1 when it does not say)
+     * @param filledBy        how the store was filled
+     * @param cut             what the {@code cut} scenario removed before each start, or {@code null}
+     * @param failure         what failed, or {@code null}
+     */
+    public record RecoveryRow(String system, String scenario, long logBytes, long messages, int payloadBytes, int runs,
+                              String pageCache, double firstAckMillis, double slowestMillis, double storeOpenMillis,
+                              long openReadBytes, String filledBy, String cut, String failure) {
     }
 
     /**

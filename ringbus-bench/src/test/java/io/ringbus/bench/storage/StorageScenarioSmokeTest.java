@@ -58,7 +58,8 @@ class StorageScenarioSmokeTest {
             assertThat(r.firstRecordMillis()).isPositive();
         });
         assertThat(doc.restart().getFirst().logBytes()).as("ringbus's log").isGreaterThanOrEqualTo(1L << 20);
-        assertThat(doc.goals()).extracting(StorageResults.GoalRow::goal).hasSize(6);
+        assertThat(doc.goals()).extracting(StorageResults.GoalRow::goal).hasSize(7);
+        assertThat(doc.recovery()).as("recovery runs only when named").isEmpty();
         String svg = Files.readString(dir.resolve("storage.svg"), StandardCharsets.UTF_8);
         assertThat(svg).contains("ringbus ALWAYS").contains("records/s");
         try (var leftovers = Files.list(dir)) {
@@ -81,10 +82,10 @@ class StorageScenarioSmokeTest {
                 3_000_000, Double.NaN, null);
 
         StorageReport report = new StorageReport(null, List.of(peer, other, ringbus), List.of(replay, peerReplay),
-                List.of(), List.of("OS"));
+                List.of(), List.of(), List.of("OS"));
 
         StorageResults doc = report.document(new StorageResults(StorageResults.SCENARIO, null, 2, null, null, null,
-                List.of(), List.of(), List.of(), List.of()));
+                List.of(), List.of(), List.of(), List.of(), List.of()));
         assertThat(doc.publish().get(2).ratioToJetStream()).isEqualTo(2.5);
         assertThat(doc.read().get(0).ratioToJetStream()).isEqualTo(2.0);
         assertThat(doc.goals().get(0).met()).isTrue();

@@ -35,6 +35,8 @@ final class FrameCursor {
     private int frameOffset;
     private int frameBytes;
     private long skippedFrom = -1;
+    /** Bytes read from files over the cursor's life, across resets. */
+    private long bytesRead;
 
     /** Starts over on {@code channel} at {@code position}; frames must have sequences above {@code after}. */
     void reset(FileChannel channel, long position, long limit, long after) {
@@ -124,6 +126,7 @@ final class FrameCursor {
             }
         }
         bufferBytes = buffer.position();
+        bytesRead += bufferBytes;
         return bufferBytes;
     }
 
@@ -153,6 +156,11 @@ final class FrameCursor {
     /** @return where the skipped bytes began in the last {@link #next()}, or -1 */
     long skippedFrom() {
         return skippedFrom;
+    }
+
+    /** @return bytes this cursor read from files since it was created (every reset included) */
+    long bytesRead() {
+        return bytesRead;
     }
 
     /** @return the file position the next frame is looked for at */

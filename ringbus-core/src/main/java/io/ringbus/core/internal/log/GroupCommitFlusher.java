@@ -17,7 +17,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * record appended so far: waiters that arrive during an {@code fsync} share the next one (group
  * commit). Under {@link FsyncPolicy#INTERVAL} it forces every interval, whether asked or not.
  * An {@code fsync} that fails is final (a retry could report success for pages the kernel already
- * dropped): every later {@link #awaitDurable} beyond the durable sequence throws.
+ * dropped): every later {@link #awaitDurable} beyond the durable sequence throws. After each force
+ * (and once the waiters are told) it seals the segments that rolled ({@link SegmentLog#sealRolled}).
  */
 final class GroupCommitFlusher implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(GroupCommitFlusher.class);
@@ -115,6 +116,7 @@ final class GroupCommitFlusher implements Runnable {
             try {
                 long forced = log.forceAppended(durableSequence);
                 publish(forced, null);
+                log.sealRolled(true); // after the waiters are told: a seal delays no acknowledgement
             } catch (IOException | RuntimeException e) {
                 LOG.error("fsync failed; the log accepts no more durable appends: {}", e.toString());
                 publish(durableSequence, e instanceof IOException io ? io : new IOException(e));

@@ -24,9 +24,12 @@ import java.util.Objects;
  * @param maxAge         retention: a segment whose newest record is older is deleted,
  *                       {@link Duration#ZERO} unbounded
  * @param maxRecordBytes the largest subject + headers + payload of one record, in bytes
+ * @param indexCheckpointBytes log bytes after which the flusher forces the active segment's index
+ *                       (with the log's next force, ALWAYS and INTERVAL): what a power cut can leave
+ *                       for recovery to scan, beyond what was appended after the last force
  */
 public record LogConfig(long segmentBytes, long segmentRecords, FsyncPolicy policy, long intervalMillis, long maxBytes,
-                        long maxRecords, Duration maxAge, int maxRecordBytes) {
+                        long maxRecords, Duration maxAge, int maxRecordBytes, long indexCheckpointBytes) {
 
     /** Default {@link #segmentBytes()}: 64 MiB. */
     public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
@@ -36,6 +39,10 @@ public record LogConfig(long segmentBytes, long segmentRecords, FsyncPolicy poli
     public static final int DEFAULT_MAX_RECORD_BYTES = 1 << 20;
     /** The smallest accepted {@link #segmentBytes()}. */
     public static final long MIN_SEGMENT_BYTES = 1024;
+    /** Default {@link #indexCheckpointBytes()}: 8 MiB. */
+    public static final long DEFAULT_INDEX_CHECKPOINT_BYTES = 8L << 20;
+    /** The smallest accepted {@link #indexCheckpointBytes()}: the index's own interval. */
+    public static final long MIN_INDEX_CHECKPOINT_BYTES = SegmentIndex.INTERVAL_BYTES;
 
     /** Validates every value; the message names the bad one. */
     public LogConfig {
@@ -69,6 +76,10 @@ public record LogConfig(long segmentBytes, long segmentRecords, FsyncPolicy poli
             throw new IllegalArgumentException("maxRecordBytes must be in 1.." + RecordFrame.MAX_RECORD_BYTES
                     + ": maxRecordBytes=" + maxRecordBytes);
         }
+        if (indexCheckpointBytes < MIN_INDEX_CHECKPOINT_BYTES) {
+            throw new IllegalArgumentException("indexCheckpointBytes must be at least " + MIN_INDEX_CHECKPOINT_BYTES
+                    + ": indexCheckpointBytes=" + indexCheckpointBytes);
+        }
     }
 
     /**
@@ -99,6 +110,7 @@ public record LogConfig(long segmentBytes, long segmentRecords, FsyncPolicy poli
         private long maxRecords;
         private Duration maxAge = Duration.ZERO;
         private int maxRecordBytes = DEFAULT_MAX_RECORD_BYTES;
+        private long indexCheckpointBytes = DEFAULT_INDEX_CHECKPOINT_BYTES;
 
         private Builder() {
         }
@@ -192,6 +204,17 @@ public record LogConfig(long segmentBytes, long segmentRecords, FsyncPolicy poli
         }
 
         /**
+         * Sets the log bytes after which the active segment's index is forced.
+         *
+         * @param value the value
+         * @return this builder
+         */
+        public Builder indexCheckpointBytes(long value) {
+            this.indexCheckpointBytes = value;
+            return this;
+        }
+
+        /**
          * Validates and builds.
          *
          * @return the configuration
@@ -199,7 +222,7 @@ public record LogConfig(long segmentBytes, long segmentRecords, FsyncPolicy poli
          */
         public LogConfig build() {
             return new LogConfig(segmentBytes, segmentRecords, policy, intervalMillis, maxBytes, maxRecords, maxAge,
-                    maxRecordBytes);
+                    maxRecordBytes, indexCheckpointBytes);
         }
     }
 }

@@ -14,20 +14,29 @@ import java.nio.channels.ClosedChannelException;
  * returned: each is skipped, logged and counted in {@link LogStats#corruptRecordsSkipped()}, so the
  * sequences returned may have gaps there. Every record is checked against its CRC as it is read.
  *
+ * <p>A reader of headers ({@link SegmentLog#headerReader}) returns only records that carry headers
+ * and skips, unread, every rolled segment whose seal says it holds none.
+ *
+ * <p>Seeking into a sealed segment loads its index on first use (see {@link SegmentIndex}); what
+ * the reader read, index loads included, is counted ({@link #bytesRead()}).
+ *
  * <p>Not thread-safe: one thread at a time. Holds no file of its own; needs no closing.
  */
 public final class LogReader {
     private final SegmentLog log;
     private final FrameCursor cursor = new FrameCursor();
     private final LogRecord record = new LogRecord();
+    private final boolean headersOnly;
     private Segment segment;
     private long nextSequence;
     private long fromMillis;
+    private long indexBytesRead;
 
-    LogReader(SegmentLog log, long fromSequence, long fromMillis) {
+    LogReader(SegmentLog log, long fromSequence, long fromMillis, boolean headersOnly) {
         this.log = log;
         this.nextSequence = fromSequence;
         this.fromMillis = fromMillis;
+        this.headersOnly = headersOnly;
         if (fromMillis == Long.MIN_VALUE) {
             seekSequence(fromSequence);
         } else {
@@ -42,11 +51,58 @@ public final class LogReader {
             i--;
         }
         segment = segments[i];
+        if (skipWithoutHeaders() || !loadIndex()) {
+            return;
+        }
         int entry = segment.entryForSequence(sequence);
         if (entry < 0) {
             cursor.reset(segment.log, 0, segment.size(), segment.baseSequence - 1);
         } else {
             cursor.reset(segment.log, segment.entryPosition(entry), segment.size(), segment.entrySequence(entry) - 1);
+        }
+    }
+
+    /**
+     * A reader of headers at a segment that holds none (and is not the last): moves on to the first
+     * one that may, at its start.
+     *
+     * @return whether it moved
+     */
+    private boolean skipWithoutHeaders() {
+        if (!headersOnly || segment.headerRecords() != 0) {
+            return false;
+        }
+        Segment after = log.segmentAfter(segment.baseSequence);
+        while (after != null && after.headerRecords() == 0) {
+            Segment next = log.segmentAfter(after.baseSequence);
+            if (next == null) {
+                break;
+            }
+            after = next;
+        }
+        if (after == null) {
+            return false; // the last segment: appended to, read as it grows
+        }
+        segment = after;
+        cursor.reset(after.log, 0, after.size(), after.baseSequence - 1);
+        return true;
+    }
+
+    /**
+     * Loads the segment's index if not done yet.
+     *
+     * @return false when retention deleted the segment meanwhile (the cursor then starts at 0 and
+     *         {@link #next()} moves on)
+     */
+    private boolean loadIndex() {
+        try {
+            indexBytesRead += segment.loadIndex();
+            return true;
+        } catch (ClosedChannelException e) {
+            cursor.reset(segment.log, 0, segment.size(), segment.baseSequence - 1);
+            return false;
+        } catch (IOException e) {
+            throw new UncheckedIOException("read of " + segment.indexFile + " failed: " + e, e);
         }
     }
 
@@ -57,6 +113,9 @@ public final class LogReader {
             i++;
         }
         segment = segments[i];
+        if (skipWithoutHeaders() || !loadIndex()) {
+            return;
+        }
         int entry = segment.entryBeforeTime(millis);
         if (entry < 0) {
             cursor.reset(segment.log, 0, segment.size(), segment.baseSequence - 1);
@@ -94,7 +153,8 @@ public final class LogReader {
             }
             if (result == FrameCursor.FRAME) {
                 record.wrap(cursor.buffer(), cursor.frameOffset());
-                if (record.sequence() < nextSequence || record.timestampMillis() < fromMillis) {
+                if (record.sequence() < nextSequence || record.timestampMillis() < fromMillis
+                        || headersOnly && record.headersLength() == 0) {
                     continue;
                 }
                 nextSequence = record.sequence() + 1;
@@ -113,7 +173,13 @@ public final class LogReader {
             }
             segment = after;
             cursor.reset(after.log, 0, after.size(), after.baseSequence - 1);
+            skipWithoutHeaders();
         }
+    }
+
+    /** @return bytes this reader read from the log's files: records, and the indexes its seeks loaded */
+    public long bytesRead() {
+        return cursor.bytesRead() + indexBytesRead;
     }
 
     /** @return the sequence the next record returned will have at least */

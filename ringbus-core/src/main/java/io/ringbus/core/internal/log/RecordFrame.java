@@ -127,6 +127,12 @@ final class RecordFrame {
         return total;
     }
 
+    /** @return whether the valid frame at {@code offset} of {@code buffer} carries headers */
+    static boolean hasHeaders(ByteBuffer buffer, int offset) {
+        int subjectBytes = buffer.getShort(offset + SUBJECT_LENGTH_OFFSET) & 0xFFFF;
+        return buffer.getInt(offset + SUBJECT_OFFSET + subjectBytes) > 0;
+    }
+
     /** @return the number of bytes {@link #putUtf8} writes for {@code s} */
     static int utf8Length(String s) {
         int bytes = 0;

@@ -8,45 +8,50 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.CRC32C;
 
 /**
  * One segment: the log file {@code <base>.log} holding records from sequence {@code base} on, and
- * its sparse index {@code <base>.idx}: an entry (sequence, timestamp, position; 24 bytes, big-endian)
- * for the first record and for the first record at least {@link #INDEX_INTERVAL_BYTES} after the
- * previous entry. The index file is never forced: {@link #recover} trusts it only as far as it
- * matches the log, and rebuilds the rest from the log.
+ * its sparse {@link SegmentIndex} {@code <base>.idx}.
+ *
+ * <p><b>Recovery.</b> A rolled segment is <em>sealed</em>: once its log file is forced, a
+ * {@link SegmentSeal} is written at the end of its index and the index forced. Opening a sealed
+ * segment reads the seal and checks the log's size, nothing else (an unforced seal, written under
+ * the OS policy, also the last record it names; {@link #recover}); its index is loaded on first use. A segment without a valid seal (the active one, or one rolled just before
+ * a crash) is recovered from its last index entry that matches the log: the active segment's index
+ * is forced every {@link LogConfig#indexCheckpointBytes()} by the flusher, so a power cut leaves at
+ * most that much (plus what was appended since the last force) to scan.
  *
  * <p>Appends (and the index) are written by one thread at a time, under the log's append lock;
  * {@link #size()} publishes them to readers, which read with positional reads.
  */
 final class Segment {
-    /** Log bytes between two index entries, at least. */
-    static final int INDEX_INTERVAL_BYTES = 4096;
-    /** Bytes of one index entry. */
-    static final int INDEX_ENTRY_BYTES = 24;
-
     private static final Logger LOG = LoggerFactory.getLogger(Segment.class);
 
     final long baseSequence;
     final Path logFile;
     final Path indexFile;
     final FileChannel log;
-    private final FileChannel index;
+    private final SegmentIndex index;
     private final DurableFiles files;
-    private final ByteBuffer indexEntry = ByteBuffer.allocateDirect(INDEX_ENTRY_BYTES);
-    /** Triples (sequence, timestamp, position); replaced, never changed, when it grows. */
-    private volatile long[] entries = new long[3 * 64];
-    private volatile int entryCount;
-    private long lastIndexedPosition;
     /** Committed bytes: whole frames only; the volatile write publishes an append to readers. */
     private volatile long size;
     private volatile long lastSequence;
     private volatile long lastTimestamp;
+    /** Where the last record's frame starts. */
+    private volatile long lastPosition;
+    /** Records with headers, -1 when not known (recovered from an index entry past the first record). */
+    private volatile long headerRecords;
     /** Appended to since the last {@link #force()}. */
     private volatile boolean unforced;
+    /** The seal is written (or was found at open), or the segment is empty. */
+    private volatile boolean sealed;
+    /** The seal is forced (written after the log was forced), or the segment is empty: nothing left to seal. */
+    private volatile boolean sealForced;
+    /** The log size when the index was last forced (flusher). */
+    private long indexForcedAt;
     /** A failed write may have left bytes after {@link #size}: cut them before the next append. */
     private boolean truncatePending;
     private final Set<Long> corruptPositions = ConcurrentHashMap.newKeySet();
@@ -72,9 +77,10 @@ final class Segment {
             idx.close();
             throw e;
         }
-        this.index = idx;
+        this.index = new SegmentIndex(indexFile, idx, baseSequence);
         this.log = logChannel;
         this.lastSequence = baseSequence - 1;
+        this.headerRecords = create ? 0 : -1;
     }
 
     /**
@@ -101,22 +107,52 @@ final class Segment {
 
     /** @return {@code 00000000000000000042.log} for base 42 */
     static String name(long baseSequence, String suffix) {
-        return String.format("%020d%s", baseSequence, suffix);
+        String digits = Long.toString(baseSequence); // not String.format: open names every segment, before the JIT
+        return "0".repeat(20 - digits.length()) + digits + suffix;
     }
 
     /**
-     * Finds the end of the valid data: trusts the index entries that match the log, scans from the
-     * last of them, skips corrupt records in between (counted) and truncates a torn tail (counted).
+     * Finds the end of the valid data. A segment that is not the log's last one and has a valid
+     * seal matching its log file (same size, the last record where the seal says) is taken as the
+     * seal describes it, reading nothing more. Otherwise: trusts the index entries that match the
+     * log, scans from the last of them, skips corrupt records in between (counted) and truncates a
+     * torn tail (counted).
+     *
+     * @param cursor a cursor to read with; counts the log bytes read
+     * @param last   whether this is the log's last segment (appended to next: never taken as sealed)
      */
-    Recovery recover(FrameCursor cursor) throws IOException {
+    Recovery recover(FrameCursor cursor, boolean last, CRC32C crc) throws IOException {
+        long logBytesBefore = cursor.bytesRead();
         long fileSize = log.size();
-        loadIndex(fileSize, cursor);
-        int count = entryCount;
-        long from = count == 0 ? 0 : entries[3 * (count - 1) + 2];
-        long after = count == 0 ? baseSequence - 1 : entries[3 * (count - 1)] - 1;
-        index.truncate((long) count * INDEX_ENTRY_BYTES);
+        long indexBytes = 0;
+        if (!last) {
+            SegmentSeal seal = index.readSeal(crc);
+            indexBytes += SegmentSeal.BYTES;
+            if (seal != null && matches(seal, fileSize, cursor)) {
+                size = seal.size();
+                lastSequence = seal.lastSequence();
+                lastTimestamp = seal.lastTimestamp();
+                lastPosition = seal.lastPosition();
+                headerRecords = seal.headerRecords();
+                sealed = true;
+                sealForced = seal.forced();
+                unforced = !seal.forced(); // forced (log first) before its seal is
+                index.deferLoad(seal);
+                return new Recovery(0, 0, indexBytes + cursor.bytesRead() - logBytesBefore, false);
+            }
+            if (seal != null) {
+                LOG.warn("{}: its seal (size {}, last sequence {}) does not match the log ({} bytes); recovered by a"
+                        + " scan", logFile, seal.size(), seal.lastSequence(), fileSize);
+            }
+        }
+        indexBytes += index.load(log, fileSize, cursor);
+        int count = index.count();
+        long from = count == 0 ? 0 : index.entryPosition(count - 1);
+        long after = count == 0 ? baseSequence - 1 : index.entrySequence(count - 1) - 1;
+        index.truncateToEntries(files.syncs());
         cursor.reset(log, from, fileSize, after);
         lastSequence = after;
+        headerRecords = from == 0 ? 0 : -1;
         long corrupt = 0;
         long truncated = 0;
         long end = from;
@@ -131,10 +167,15 @@ final class Segment {
                     LOG.warn("{}: corrupt record(s) at position {} skipped: {} sequence(s) lost before {}",
                             logFile, cursor.skippedFrom(), lost, sequence);
                 }
-                long timestamp = cursor.buffer().getLong(cursor.frameOffset() + RecordFrame.TIMESTAMP_OFFSET);
-                indexIfDue(sequence, timestamp, cursor.framePosition());
+                int frame = cursor.frameOffset();
+                long timestamp = cursor.buffer().getLong(frame + RecordFrame.TIMESTAMP_OFFSET);
+                index.indexIfDue(sequence, timestamp, cursor.framePosition());
+                if (headerRecords >= 0 && RecordFrame.hasHeaders(cursor.buffer(), frame)) {
+                    headerRecords++;
+                }
                 lastSequence = sequence;
                 lastTimestamp = timestamp;
+                lastPosition = cursor.framePosition();
                 end = cursor.framePosition() + cursor.frameBytes();
             } else {
                 if (result == FrameCursor.TORN) {
@@ -148,51 +189,49 @@ final class Segment {
             }
         }
         size = end;
-        return new Recovery(truncated, corrupt);
+        sealed = end == 0;
+        sealForced = end == 0;
+        // What the scan found may be in the page cache only (a killed process): forced before its seal.
+        unforced = !last && end > 0;
+        return new Recovery(truncated, corrupt, indexBytes + cursor.bytesRead() - logBytesBefore, true);
     }
 
-    /** What {@link #recover} found. */
-    record Recovery(long truncatedBytes, long corruptRecords) {
+    /**
+     * @return whether the log file ends where {@code seal} says; for a seal that was not forced after
+     *         the log (OS), also with the record it names there
+     */
+    private boolean matches(SegmentSeal seal, long fileSize, FrameCursor cursor) throws IOException {
+        if (seal.size() != fileSize || seal.lastSequence() < baseSequence) {
+            return false;
+        }
+        if (seal.forced()) {
+            return true; // written after the log's fsync: what the log held then is on the disk
+        }
+        cursor.reset(log, seal.lastPosition(), fileSize, seal.lastSequence() - 1);
+        return cursor.next() == FrameCursor.FRAME && cursor.skippedFrom() < 0
+                && cursor.lastSequence() == seal.lastSequence()
+                && cursor.framePosition() + cursor.frameBytes() == fileSize
+                && cursor.buffer().getLong(cursor.frameOffset() + RecordFrame.TIMESTAMP_OFFSET) == seal.lastTimestamp();
     }
 
-    private void loadIndex(long fileSize, FrameCursor cursor) throws IOException {
-        long entriesInFile = index.size() / INDEX_ENTRY_BYTES;
-        ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(entriesInFile, 1 << 20) * INDEX_ENTRY_BYTES);
-        while (buffer.hasRemaining() && index.read(buffer, buffer.position()) >= 0) {
-            // read it all
-        }
-        buffer.flip();
-        long previousSequence = baseSequence - 1;
-        long previousPosition = -1;
-        while (buffer.remaining() >= INDEX_ENTRY_BYTES) {
-            long sequence = buffer.getLong();
-            long timestamp = buffer.getLong();
-            long position = buffer.getLong();
-            if (sequence <= previousSequence || position <= previousPosition || position >= fileSize) {
-                break; // the index was written past what the log kept, or is garbage from here
-            }
-            addEntry(sequence, timestamp, position);
-            previousSequence = sequence;
-            previousPosition = position;
-        }
-        // Trust the last entries only if the log has the record they point at (the index is not forced).
-        while (entryCount > 0) {
-            int last = 3 * (entryCount - 1);
-            cursor.reset(log, entries[last + 2], fileSize, entries[last] - 1);
-            if (cursor.next() == FrameCursor.FRAME && cursor.skippedFrom() < 0
-                    && cursor.lastSequence() == entries[last]) {
-                break;
-            }
-            entryCount--;
-        }
-        lastIndexedPosition = entryCount == 0 ? 0 : entries[3 * (entryCount - 1) + 2];
+    /**
+     * What {@link #recover} found.
+     *
+     * @param truncatedBytes torn tail bytes cut off
+     * @param corruptRecords sequences lost to corrupt records between valid ones
+     * @param readBytes      bytes read from the log and index files
+     * @param scanned        whether the segment was scanned (no valid seal)
+     */
+    record Recovery(long truncatedBytes, long corruptRecords, long readBytes, boolean scanned) {
     }
 
     /**
      * Appends one encoded frame (position to limit of {@code frame}). On failure the bytes written
      * are cut off, now or before the next append, and nothing is published.
+     *
+     * @param headers whether the record carries headers
      */
-    void append(ByteBuffer frame, long sequence, long timestamp) throws IOException {
+    void append(ByteBuffer frame, long sequence, long timestamp, boolean headers) throws IOException {
         long at = size;
         if (truncatePending) {
             log.truncate(at);
@@ -213,82 +252,99 @@ final class Segment {
             }
             throw e;
         }
-        indexIfDue(sequence, timestamp, at);
+        index.indexIfDue(sequence, timestamp, at);
         unforced = true;
+        if (headers && headerRecords >= 0) {
+            headerRecords = headerRecords + 1; // only the appending thread writes it
+        }
         lastSequence = sequence;
         lastTimestamp = timestamp;
+        lastPosition = at;
         size = at + bytes;
     }
 
-    private void indexIfDue(long sequence, long timestamp, long position) {
-        if (entryCount > 0 && position - lastIndexedPosition < INDEX_INTERVAL_BYTES) {
+    /**
+     * Seals this rolled segment, once it gets no more appends: with {@code force} (the flusher, or
+     * close) forces its log if appended to since its last force, writes the seal (or marks forced the
+     * one written without) and forces the index; without (the OS policy, at the roll, on the
+     * appending thread) writes the seal, forcing nothing. An empty segment needs no seal.
+     */
+    void seal(boolean force) throws IOException {
+        if (sealForced || sealed && !force) {
             return;
         }
-        int slot = entryCount;
-        addEntry(sequence, timestamp, position);
-        lastIndexedPosition = position;
-        indexEntry.clear();
-        indexEntry.putLong(sequence).putLong(timestamp).putLong(position).flip();
-        try {
-            while (indexEntry.hasRemaining()) {
-                index.write(indexEntry, (long) slot * INDEX_ENTRY_BYTES + indexEntry.position());
+        if (size > 0) {
+            if (force && unforced) {
+                force();
             }
-        } catch (IOException e) {
-            // The index file is a cache of the log: recovery rebuilds what is missing.
-            LOG.debug("{}: index entry not written: {}", indexFile, e.toString());
+            if (sealed) {
+                index.forceSeal();
+            } else {
+                index.writeSeal(size, lastSequence, lastTimestamp, lastPosition, headerRecords, force);
+            }
         }
+        sealed = true;
+        sealForced = force || size == 0;
     }
 
-    private void addEntry(long sequence, long timestamp, long position) {
-        long[] array = entries;
-        int at = 3 * entryCount;
-        if (at + 3 > array.length) {
-            array = Arrays.copyOf(array, array.length * 2);
-            entries = array; // published before the count that needs it
-        }
-        array[at] = sequence;
-        array[at + 1] = timestamp;
-        array[at + 2] = position;
-        entryCount = entryCount + 1;
+    /**
+     * @param forced whether the seal must be forced
+     * @return whether the seal is written (forced, when asked), or not needed
+     */
+    boolean sealed(boolean forced) {
+        return forced ? sealForced : sealed;
     }
 
-    /** @return the last index entry with a sequence {@code <= sequence}, or -1 */
+    /**
+     * Forces the index when the log grew at least {@code every} bytes since the index was last
+     * forced (the flusher, before it forces the log, so the entries forced point at records the log
+     * force that follows makes durable).
+     *
+     * @return whether the index was forced
+     */
+    boolean checkpointIndex(long every) throws IOException {
+        long at = size;
+        if (at - indexForcedAt < every) {
+            return false;
+        }
+        index.force();
+        indexForcedAt = at;
+        return true;
+    }
+
+    /** Forces the index (close). */
+    void forceIndex() throws IOException {
+        index.force();
+        indexForcedAt = size;
+    }
+
+    /**
+     * Loads a sealed segment's index if it was not yet (a reader's first seek into it).
+     *
+     * @return bytes read to load it, 0 when it was loaded
+     */
+    long loadIndex() throws IOException {
+        return index.ensureLoaded(log, size);
+    }
+
+    /** @return the last index entry with a sequence {@code <= sequence}, or -1; {@link #loadIndex} first */
     int entryForSequence(long sequence) {
-        return findEntry(sequence, 0);
+        return index.entryForSequence(sequence);
     }
 
-    /** @return the last index entry with a timestamp {@code < millis}, or -1 */
+    /** @return the last index entry with a timestamp {@code < millis}, or -1; {@link #loadIndex} first */
     int entryBeforeTime(long millis) {
-        return findEntry(millis - 1, 1);
+        return index.entryBeforeTime(millis);
     }
 
     /** @return the sequence of index entry {@code i} */
     long entrySequence(int i) {
-        return entries[3 * i];
+        return index.entrySequence(i);
     }
 
     /** @return the file position of index entry {@code i} */
     long entryPosition(int i) {
-        return entries[3 * i + 2];
-    }
-
-    /** Binary search for the last entry whose field {@code field} is {@code <= key}. */
-    private int findEntry(long key, int field) {
-        int count = entryCount; // read before the array: a newer array holds every counted entry
-        long[] array = entries;
-        int low = 0;
-        int high = count - 1;
-        int found = -1;
-        while (low <= high) {
-            int mid = (low + high) >>> 1;
-            if (array[3 * mid + field] <= key) {
-                found = mid;
-                low = mid + 1;
-            } else {
-                high = mid - 1;
-            }
-        }
-        return found;
+        return index.entryPosition(i);
     }
 
     /** Records a corrupt frame a reader skipped; @return true the first time it is seen */
@@ -321,6 +377,11 @@ final class Segment {
 
     long lastTimestamp() {
         return lastTimestamp;
+    }
+
+    /** @return records carrying headers, -1 when not known */
+    long headerRecords() {
+        return headerRecords;
     }
 
     boolean isEmpty() {

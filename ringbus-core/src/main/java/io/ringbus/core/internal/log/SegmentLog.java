@@ -8,13 +8,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -33,9 +29,12 @@ import java.util.zip.CRC32C;
  * friendly) until a record is durable under the {@link FsyncPolicy}. Readers run concurrently with
  * appends and retention; each {@link LogReader} is used by one thread at a time.
  *
- * <p><b>Crash safety.</b> {@link #open} recovers every segment from its last index entry that
- * matches the log: a torn tail is truncated (counted, logged), a corrupt record between valid ones
- * is skipped (counted, logged, never delivered), and sequences continue after the last valid record.
+ * <p><b>Crash safety.</b> {@link #open} takes each rolled segment from its seal (see {@link Segment}),
+ * reading only its last record, and recovers the others (the active one; one rolled just before a
+ * crash) from their last index entry that matches the log: a torn tail is truncated (counted,
+ * logged), a corrupt record between valid ones is skipped (counted, logged, never delivered), and
+ * sequences continue after the last valid record. What open reads is bounded by the tail, not the
+ * log's size ({@link LogStats#openReadBytes()}).
  * A failed write or {@code fsync} throws {@link UncheckedIOException} naming the file; records
  * already stored stay readable.
  *
@@ -54,6 +53,11 @@ public final class SegmentLog implements AutoCloseable {
     private final CRC32C crc = new CRC32C();
     private final GroupCommitFlusher flusher;
     private final AtomicLong fsyncs = new AtomicLong();
+    private final AtomicLong indexFsyncs = new AtomicLong();
+    private final long openReadBytes;
+    private final int openScannedSegments;
+    /** A rolled segment waits for its seal (written by the flusher after its next force, see {@link #sealRolled}). */
+    private final AtomicBoolean unsealed = new AtomicBoolean();
     private final AtomicLong corruptRecords = new AtomicLong();
     private final long truncatedTailBytes;
     /** Oldest first; the last is the active one. Replaced (copy on write) under {@link #appendLock}. */
@@ -77,20 +81,25 @@ public final class SegmentLog implements AutoCloseable {
     /** Every record up to here was consumed (a work queue's ack floor): its segments may go. Under appendLock. */
     private long consumedThrough;
 
-    private SegmentLog(Path dir, LogConfig config, DurableFiles files, Segment[] segments, long truncatedTailBytes,
-                       long corruptRecords) {
+    private SegmentLog(Path dir, LogConfig config, DurableFiles files, LogRecovery recovery) {
         this.dir = dir;
         this.config = config;
         this.files = files;
+        Segment[] segments = recovery.segments();
         this.segments = segments;
-        this.truncatedTailBytes = truncatedTailBytes;
-        this.corruptRecords.set(corruptRecords);
+        this.truncatedTailBytes = recovery.truncatedBytes();
+        this.corruptRecords.set(recovery.corruptRecords());
+        this.openReadBytes = recovery.readBytes();
+        this.openScannedSegments = recovery.scannedSegments();
         this.frame = ByteBuffer.allocateDirect(RecordFrame.OVERHEAD + config.maxRecordBytes());
         Segment active = segments[segments.length - 1];
         long last = active.baseSequence - 1;
-        for (Segment segment : segments) {
-            last = Math.max(last, segment.lastSequence());
-            lastTimestamp = Math.max(lastTimestamp, segment.lastTimestamp());
+        for (int i = 0; i < segments.length; i++) {
+            last = Math.max(last, segments[i].lastSequence());
+            lastTimestamp = Math.max(lastTimestamp, segments[i].lastTimestamp());
+            if (i < segments.length - 1 && !segments[i].sealed(config.policy() != FsyncPolicy.OS)) {
+                unsealed.set(true); // rolled just before a crash, or sealed under OS: sealed by the flusher, or below
+            }
         }
         this.lastSequence = last;
         this.flusher = config.policy() == FsyncPolicy.OS ? null
@@ -124,68 +133,15 @@ public final class SegmentLog implements AutoCloseable {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(files, "files");
-        List<Segment> opened = new ArrayList<>();
-        try {
-            files.createDirectories(dir);
-            long truncated = 0;
-            long corrupt = 0;
-            FrameCursor cursor = new FrameCursor();
-            for (long base : bases(dir, files)) {
-                Segment segment = Segment.open(dir, base, files);
-                opened.add(segment);
-                Segment.Recovery recovery = segment.recover(cursor);
-                truncated += recovery.truncatedBytes();
-                corrupt += recovery.corruptRecords();
-            }
-            if (opened.isEmpty()) {
-                opened.add(Segment.create(dir, 1, files));
-            }
-            SegmentLog log = new SegmentLog(dir, config, files, opened.toArray(new Segment[0]), truncated, corrupt);
-            log.applyRetention();
-            if (log.flusher != null) {
-                log.flusher.start();
-            }
-            return log;
-        } catch (IOException e) {
-            for (Segment segment : opened) {
-                closeQuietly(segment);
-            }
-            throw new UncheckedIOException("cannot open log " + dir + ": " + e + " (check that the directory and its"
-                    + " files are readable and writable by this user; a segment that cannot be read can be moved"
-                    + " away, losing its records)", e);
+        LogRecovery recovery = LogRecovery.recover(dir, files);
+        SegmentLog log = new SegmentLog(dir, config, files, recovery);
+        log.applyRetention();
+        if (log.flusher != null) {
+            log.flusher.start();
+        } else {
+            log.sealRolled(false);
         }
-    }
-
-    /** @return the base sequences of the segment files, ascending; an index without its log is deleted */
-    private static long[] bases(Path dir, DurableFiles files) throws IOException {
-        List<Long> bases = new ArrayList<>();
-        List<Path> indexes = new ArrayList<>();
-        try (DirectoryStream<Path> listing = Files.newDirectoryStream(dir)) {
-            for (Path file : listing) {
-                String name = file.getFileName().toString();
-                if (name.length() == 24 && name.endsWith(".log") && isDigits(name, 20)) {
-                    bases.add(Long.parseLong(name.substring(0, 20)));
-                } else if (name.length() == 24 && name.endsWith(".idx") && isDigits(name, 20)) {
-                    indexes.add(file);
-                }
-            }
-        }
-        for (Path index : indexes) {
-            String name = index.getFileName().toString();
-            if (!bases.contains(Long.parseLong(name.substring(0, 20)))) {
-                files.delete(index);
-            }
-        }
-        return bases.stream().mapToLong(Long::longValue).sorted().toArray();
-    }
-
-    private static boolean isDigits(String s, int count) {
-        for (int i = 0; i < count; i++) {
-            if (!Character.isDigit(s.charAt(i))) {
-                return false;
-            }
-        }
-        return true;
+        return log;
     }
 
     /**
@@ -223,7 +179,7 @@ public final class SegmentLog implements AutoCloseable {
                 segment = null; // a failed roll names the directory, not the full segment
                 segment = roll(sequence);
             }
-            segment.append(frame, sequence, timestamp);
+            segment.append(frame, sequence, timestamp, headerBytes > 0);
             lastTimestamp = timestamp;
             lastSequence = sequence;
             return sequence;
@@ -260,6 +216,11 @@ public final class SegmentLog implements AutoCloseable {
         Segment[] next = Arrays.copyOf(current, current.length + 1);
         next[current.length] = created;
         segments = next;
+        if (flusher != null) {
+            unsealed.set(true); // after the segments that show it rolled: the flusher seals it after its force
+        } else {
+            sealQuietly(current[current.length - 1], false); // OS: written now, forced by nobody
+        }
         retain();
         return created;
     }
@@ -282,33 +243,7 @@ public final class SegmentLog implements AutoCloseable {
 
     private void retain() {
         Segment[] current = segments;
-        long bytes = 0;
-        long records = 0;
-        for (int i = 0; i < current.length - 1; i++) {
-            bytes += current[i].size();
-            records += current[i].records();
-        }
-        Segment active = current[current.length - 1];
-        bytes += Math.max(active.size(), config.segmentBytes());
-        records += config.segmentRecords() > 0 ? Math.max(active.records(), config.segmentRecords())
-                : active.records();
-        long maxBytes = config.maxBytes();
-        long maxRecords = config.maxRecords();
-        long oldestAllowed = config.maxAge().isZero() ? Long.MIN_VALUE
-                : System.currentTimeMillis() - config.maxAge().toMillis();
-        int drop = 0;
-        while (drop < current.length - 1) {
-            Segment oldest = current[drop];
-            boolean over = maxBytes > 0 && bytes > maxBytes || maxRecords > 0 && records > maxRecords
-                    || oldest.lastTimestamp() < oldestAllowed
-                    || !oldest.isEmpty() && oldest.lastSequence() <= consumedThrough;
-            if (!over) {
-                break;
-            }
-            bytes -= oldest.size();
-            records -= oldest.records();
-            drop++;
-        }
+        int drop = Retention.segmentsToDrop(current, config, consumedThrough, System.currentTimeMillis());
         if (drop == 0) {
             return;
         }
@@ -416,11 +351,16 @@ public final class SegmentLog implements AutoCloseable {
             return durable;
         }
         Segment[] current = segments;
+        Segment active = current[current.length - 1];
         for (Segment segment : current) {
             if (!segment.unforced()) {
                 continue; // a roll leaves the old segment to this thread: every unforced one is forced
             }
             try {
+                // The index before the log: the entries forced point at records the log force below covers.
+                if (segment == active && segment.checkpointIndex(config.indexCheckpointBytes())) {
+                    indexFsyncs.incrementAndGet();
+                }
                 segment.force();
                 fsyncs.incrementAndGet();
             } catch (ClosedChannelException e) {
@@ -438,6 +378,36 @@ public final class SegmentLog implements AutoCloseable {
             }
         }
         return target;
+    }
+
+    /**
+     * Seals every rolled segment that is not yet (the flusher, after each force; open and close):
+     * forces its log if appended to since its last force, writes its seal and, when {@code force},
+     * forces its index. A seal that cannot be written is logged: the segment is then scanned at the
+     * next open, nothing is lost.
+     */
+    void sealRolled(boolean force) {
+        if (!unsealed.getAndSet(false)) {
+            return;
+        }
+        Segment[] current = segments;
+        for (int i = 0; i < current.length - 1; i++) {
+            if (!current[i].sealed(force) && sealQuietly(current[i], force) && force) {
+                indexFsyncs.incrementAndGet();
+            }
+        }
+    }
+
+    private boolean sealQuietly(Segment segment, boolean force) {
+        try {
+            segment.seal(force);
+            return true;
+        } catch (ClosedChannelException e) {
+            return false; // retention deleted it meanwhile
+        } catch (IOException e) {
+            LOG.warn("{}: seal not written ({}): the next open scans the segment", segment.indexFile, e.toString());
+            return false;
+        }
     }
 
     /** Unlinks the segments retention dropped (flusher, or close); the directory is forced after. */
@@ -460,7 +430,29 @@ public final class SegmentLog implements AutoCloseable {
      * @return a reader for one thread
      */
     public LogReader reader(long fromSequence) {
-        return new LogReader(this, fromSequence, Long.MIN_VALUE);
+        return new LogReader(this, fromSequence, Long.MIN_VALUE, false);
+    }
+
+    /**
+     * As {@link #reader(long)}, returning only records that carry headers, and skipping unread the
+     * rolled segments whose seal says they hold none (rebuilding a stream's message ids at open).
+     *
+     * @param fromSequence the first sequence wanted
+     * @return a reader for one thread
+     */
+    public LogReader headerReader(long fromSequence) {
+        return new LogReader(this, fromSequence, Long.MIN_VALUE, true);
+    }
+
+    /**
+     * As {@link #readerFromTime(Instant)}, returning only records that carry headers (see
+     * {@link #headerReader(long)}).
+     *
+     * @param from the earliest append time wanted
+     * @return a reader for one thread
+     */
+    public LogReader headerReaderFromTime(Instant from) {
+        return new LogReader(this, 0, from.toEpochMilli(), true);
     }
 
     /**
@@ -471,7 +463,7 @@ public final class SegmentLog implements AutoCloseable {
      * @return a reader for one thread
      */
     public LogReader readerFromTime(Instant from) {
-        return new LogReader(this, 0, from.toEpochMilli());
+        return new LogReader(this, 0, from.toEpochMilli(), false);
     }
 
     Segment[] segments() {
@@ -522,7 +514,7 @@ public final class SegmentLog implements AutoCloseable {
         long last = lastSequence;
         long durable = flusher == null ? last : flusher.durableSequence();
         return new LogStats(firstSequence(), last, durable, records, bytes, current.length, fsyncs.get(),
-                truncatedTailBytes, corruptRecords.get());
+                truncatedTailBytes, corruptRecords.get(), indexFsyncs.get(), openReadBytes, openScannedSegments);
     }
 
     boolean isClosed() {
@@ -535,8 +527,10 @@ public final class SegmentLog implements AutoCloseable {
     }
 
     /**
-     * Stops the flusher, forces every segment appended to since its last {@code fsync} and closes
-     * every file. Waiters for records appended before are released as durable. Idempotent.
+     * Stops the flusher, forces every segment appended to since its last {@code fsync}, seals the
+     * rolled segments not sealed yet, forces the active segment's index (so the next open scans
+     * nothing) and closes every file. Waiters for records appended before are released as durable.
+     * Idempotent.
      */
     @Override
     public void close() {
@@ -553,19 +547,25 @@ public final class SegmentLog implements AutoCloseable {
             flusher.stop();
         }
         Segment[] current = segments;
-        Segment forcing = null;
+        Path forcing = dir;
         try {
             if (flusher == null || flusher.failure() == null) {
                 for (Segment segment : current) {
                     if (segment.unforced()) { // under OS, rolled segments too
-                        forcing = segment;
+                        forcing = segment.logFile;
                         segment.force();
                         fsyncs.incrementAndGet();
                     }
                 }
+                unsealed.set(true);
+                sealRolled(true);
+                Segment active = current[current.length - 1];
+                forcing = active.indexFile;
+                active.forceIndex(); // the next open scans only what was appended after this
+                indexFsyncs.incrementAndGet();
                 unlinkRetired();
                 if (directoryUnsynced.getAndSet(false)) {
-                    forcing = null;
+                    forcing = dir;
                     files.syncDirectory(dir); // names a roll or retention changed since the last force
                 }
                 if (flusher != null) {
@@ -573,7 +573,7 @@ public final class SegmentLog implements AutoCloseable {
                 }
             }
         } catch (IOException e) {
-            LOG.error("{}: fsync at close failed: {}", forcing == null ? dir : forcing.logFile, e.toString());
+            LOG.error("{}: fsync at close failed: {}", forcing, e.toString());
         } finally {
             for (Segment segment : current) {
                 closeQuietly(segment);
@@ -581,7 +581,7 @@ public final class SegmentLog implements AutoCloseable {
         }
     }
 
-    private static void closeQuietly(Segment segment) {
+    static void closeQuietly(Segment segment) {
         try {
             segment.close();
         } catch (IOException e) {

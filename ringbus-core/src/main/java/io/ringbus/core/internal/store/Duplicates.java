@@ -105,32 +105,38 @@ final class Duplicates {
     /**
      * Reads the ids of the records stored within the last window, at most the last {@link #MAX_SCAN}
      * records: the reader starts at whichever is later, so a restart reads a bounded part of the log
-     * however much of it the window holds.
+     * however much of it the window holds. Only records with headers can carry an id: rolled segments
+     * whose seal says they hold none are skipped unread.
+     *
+     * @return bytes read from the log's files
      */
-    void rebuild(SegmentLog log, long window) {
-        rebuild(log, window, MAX_SCAN);
+    long rebuild(SegmentLog log, long window) {
+        return rebuild(log, window, MAX_SCAN);
     }
 
     /** As {@link #rebuild(SegmentLog, long)}, reading at most the last {@code maxScan} records. */
-    void rebuild(SegmentLog log, long window, long maxScan) {
+    long rebuild(SegmentLog log, long window, long maxScan) {
         if (window == 0 || log.lastSequence() == 0) {
-            return;
+            return 0;
         }
         long fromMillis = System.currentTimeMillis() - window;
         long floor = log.lastSequence() - maxScan;
-        LogReader reader = log.readerFromTime(Instant.ofEpochMilli(fromMillis));
+        LogReader reader = log.headerReaderFromTime(Instant.ofEpochMilli(fromMillis));
+        long read = 0;
         LogRecord record = reader.next();
         if (record != null && record.sequence() <= floor) {
-            reader = log.reader(floor + 1);
+            read += reader.bytesRead();
+            reader = log.headerReader(floor + 1);
             record = reader.next();
         }
         for (; record != null; record = reader.next()) {
-            if (record.headersLength() > 0 && record.timestampMillis() >= fromMillis) {
+            if (record.timestampMillis() >= fromMillis) {
                 String id = Headers.fromNatsBlock(record.copyHeaders()).first(LocalStream.MSG_ID);
                 if (id != null) {
                     remember(id, record.sequence(), record.timestampMillis());
                 }
             }
         }
+        return read + reader.bytesRead();
     }
 }

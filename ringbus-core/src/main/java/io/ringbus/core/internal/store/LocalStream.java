@@ -19,6 +19,9 @@ import io.ringbus.core.internal.log.LogRecord;
 import io.ringbus.core.internal.log.LogStats;
 import io.ringbus.core.internal.log.SegmentLog;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -46,6 +49,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread-safe.
  */
 final class LocalStream implements StoredStream {
+    private static final Logger LOG = LoggerFactory.getLogger(LocalStream.class);
     static final String MSG_ID = "Nats-Msg-Id";
     /**
      * A stream with a byte or message limit rolls its segments at this fraction of the limit, so
@@ -82,6 +86,8 @@ final class LocalStream implements StoredStream {
     /** The last subject found to match the pattern (a benign race: any value checked is valid). */
     private volatile String lastChecked;
     private volatile boolean closed;
+    /** Bytes read from the log's files to open the stream (log recovery, message ids, per-subject history). */
+    private long openReadBytes;
 
     private record PendingAck(long sequence, int bytes, CompletableFuture<PublishAck> future) {
     }
@@ -104,6 +110,7 @@ final class LocalStream implements StoredStream {
 
     static LocalStream open(Path dir, StreamConfig config, FsyncPolicy policy, long intervalMillis,
                             long maxPendingBytes, long segmentBytes, DurableFiles files) {
+        long started = System.nanoTime();
         try {
             files.createDirectories(dir.resolve("consumers"));
             StreamSubjectsFile.check(dir.resolve(StreamSubjectsFile.NAME), config, files);
@@ -130,10 +137,14 @@ final class LocalStream implements StoredStream {
             throw new StorageException("cannot open stream '" + config.name() + "' in " + dir + ": " + e, e);
         }
         LocalStream stream = new LocalStream(dir, config, log, policy, maxPendingBytes, files, removals);
-        stream.duplicates.rebuild(log, config.duplicateWindow().toMillis());
-        if (stream.history != null) {
-            stream.history.rebuild(log);
-        }
+        long ids = stream.duplicates.rebuild(log, config.duplicateWindow().toMillis());
+        long history = stream.history == null ? 0 : stream.history.rebuild(log);
+        LogStats stats = log.stats();
+        stream.openReadBytes = stats.openReadBytes() + ids + history;
+        LOG.info("stream '{}' opened in {} ms: {} records, {} bytes in {} segments ({} scanned); read {} bytes (log"
+                        + " recovery {}, message ids {}, per-subject history {})", config.name(),
+                (System.nanoTime() - started) / 1_000_000, stats.records(), stats.bytes(), stats.segments(),
+                stats.openScannedSegments(), stream.openReadBytes, stats.openReadBytes(), ids, history);
         return stream;
     }
 
@@ -183,6 +194,15 @@ final class LocalStream implements StoredStream {
 
     SegmentLog log() {
         return log;
+    }
+
+    /**
+     * @return bytes read from the log's files to open the stream: the log's recovery
+     *         ({@link LogStats#openReadBytes()}), the message ids of the duplicate window, and for a
+     *         stream with a per-subject limit the whole log
+     */
+    long openReadBytes() {
+        return openReadBytes;
     }
 
     /** @return the log's last sequence when it was opened: what a crash left, before any append of this process */

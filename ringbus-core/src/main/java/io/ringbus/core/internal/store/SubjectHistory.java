@@ -17,7 +17,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * stream's other limits). Memory: the kept sequences per subject, plus one bit per record since the
  * oldest retained one.
  *
- * <p>Rebuilt at open by reading the whole log (only streams with this limit pay that).
+ * <p>Rebuilt at open by reading the whole log (only streams with this limit pay that, and the bytes
+ * are counted in the stream's open statistics; see {@code docs/storage.md}, Recovery).
  *
  * <p>Thread-safe: appends (under the stream's append lock) and readers meet under {@link #lock}.
  */
@@ -33,12 +34,19 @@ final class SubjectHistory {
         this.limit = limit;
     }
 
-    void rebuild(SegmentLog log) {
+    /**
+     * Reads every retained record's subject: O(the log's size), the one part of opening a stream
+     * that is (only streams with this limit pay it).
+     *
+     * @return bytes read from the log's files
+     */
+    long rebuild(SegmentLog log) {
         base = log.firstSequence();
         LogReader reader = log.reader(1);
         for (LogRecord record = reader.next(); record != null; record = reader.next()) {
             appended(record.subject(), record.sequence());
         }
+        return reader.bytesRead();
     }
 
     /** Records an append; marks the subject's oldest kept sequence superseded past the limit. */

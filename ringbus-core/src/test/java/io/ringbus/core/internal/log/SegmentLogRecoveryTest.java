@@ -128,7 +128,7 @@ class SegmentLogRecoveryTest {
         long indexedAt = 0;
         long indexed = 1;
         for (long s = 1; s <= count; s++) {
-            if (position - indexedAt >= Segment.INDEX_INTERVAL_BYTES) {
+            if (position - indexedAt >= SegmentIndex.INTERVAL_BYTES) {
                 indexedAt = position;
                 indexed = s;
             }
