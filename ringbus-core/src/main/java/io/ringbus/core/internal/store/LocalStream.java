@@ -27,15 +27,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -63,14 +57,10 @@ final class LocalStream implements StoredStream {
     private final SegmentLog log;
     private final FsyncPolicy policy;
     private final DurableFiles files;
-    private final long maxPendingBytes;
     private final ReentrantLock appendLock = new ReentrantLock();
     private final Duplicates duplicates;
-    private final ReentrantLock ackLock = new ReentrantLock();
-    private final Condition room = ackLock.newCondition();
-    /** Appended, not yet durable; in sequence order. Guarded by {@link #ackLock}. */
-    private final ArrayDeque<PendingAck> pending = new ArrayDeque<>();
-    private final AtomicLong pendingBytes = new AtomicLong();
+    /** Appended, not yet durable: their acknowledgements and the bytes they hold. */
+    private final PendingAcks pending;
     private final Map<String, ConsumerState> consumers = new ConcurrentHashMap<>();
     /** The per-subject limit, or null when the stream has none. */
     private final SubjectHistory history;
@@ -89,9 +79,6 @@ final class LocalStream implements StoredStream {
     /** Bytes read from the log's files to open the stream (log recovery, message ids, per-subject history). */
     private long openReadBytes;
 
-    private record PendingAck(long sequence, int bytes, CompletableFuture<PublishAck> future) {
-    }
-
     private LocalStream(Path dir, StreamConfig config, SegmentLog log, FsyncPolicy policy, long maxPendingBytes,
                         DurableFiles files, Removals removals) {
         this.dir = dir;
@@ -101,7 +88,7 @@ final class LocalStream implements StoredStream {
         this.pattern = SubjectPattern.parse(config.subjects());
         this.log = log;
         this.policy = policy;
-        this.maxPendingBytes = maxPendingBytes;
+        this.pending = new PendingAcks(config.name(), maxPendingBytes);
         this.duplicates = new Duplicates(config.duplicateWindow().toMillis(), config.duplicateWindowBytes());
         this.history = config.maxMessagesPerSubject() > 0 ? new SubjectHistory(config.maxMessagesPerSubject()) : null;
         this.recoveredLastSequence = log.lastSequence();
@@ -247,7 +234,7 @@ final class LocalStream implements StoredStream {
             throw PublishRejectedException.headersTooLarge();
         }
         int bytes = body.length + (headerBlock == null ? 0 : headerBlock.length) + subject.length();
-        if (!reserve(bytes, wait)) {
+        if (!pending.reserve(bytes, wait, this::checkOpen)) {
             return null;
         }
         CompletableFuture<PublishAck> future = new CompletableFuture<>();
@@ -257,25 +244,25 @@ final class LocalStream implements StoredStream {
             checkOpen();
             IOException failed = failure;
             if (failed != null) {
-                release(bytes);
+                pending.release(bytes);
                 return CompletableFuture.failedFuture(new StorageException("stream '" + config.name()
                         + "' stores nothing more after a failed fsync: " + failed, failed));
             }
             if (msgId != null) {
                 long earlier = duplicates.sequenceOf(msgId, System.currentTimeMillis());
                 if (earlier > 0) {
-                    release(bytes);
+                    pending.release(bytes);
                     return CompletableFuture.completedFuture(new PublishAck(config.name(), earlier, true));
                 }
             }
             try {
                 sequence = log.append(subject, headerBlock, body);
             } catch (UncheckedIOException e) {
-                release(bytes);
+                pending.release(bytes);
                 return CompletableFuture.failedFuture(new StorageException("stream '" + config.name()
                         + "': append to '" + subject + "' failed: " + e.getMessage(), e));
             } catch (RuntimeException e) {
-                release(bytes);
+                pending.release(bytes);
                 throw e;
             }
             if (msgId != null) {
@@ -287,12 +274,7 @@ final class LocalStream implements StoredStream {
             if (lastsBuilt) {
                 lasts.appended(subject, sequence);
             }
-            ackLock.lock();
-            try {
-                pending.addLast(new PendingAck(sequence, bytes, future));
-            } finally {
-                ackLock.unlock();
-            }
+            pending.add(sequence, bytes, future);
         } finally {
             appendLock.unlock();
         }
@@ -316,37 +298,6 @@ final class LocalStream implements StoredStream {
         lastChecked = subject;
     }
 
-    private boolean reserve(int bytes, boolean wait) {
-        while (true) {
-            long current = pendingBytes.get();
-            if (current == 0 || current + bytes <= maxPendingBytes) {
-                if (pendingBytes.compareAndSet(current, current + bytes)) {
-                    return true;
-                }
-                continue;
-            }
-            if (!wait) {
-                return false;
-            }
-            checkOpen();
-            ackLock.lock();
-            try {
-                if (pendingBytes.get() + bytes > maxPendingBytes && pendingBytes.get() != 0) {
-                    room.await(1, TimeUnit.MILLISECONDS);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new StorageException("interrupted waiting for room in stream '" + config.name() + "'", e);
-            } finally {
-                ackLock.unlock();
-            }
-        }
-    }
-
-    private void release(int bytes) {
-        pendingBytes.addAndGet(-bytes);
-    }
-
     /** The log's flusher: everything up to {@code durable} is on the disk (or an fsync failed). */
     private void durable(long durable, IOException error) {
         if (error != null) {
@@ -356,33 +307,7 @@ final class LocalStream implements StoredStream {
     }
 
     private void complete(long durable, IOException error) {
-        List<PendingAck> done = null;
-        ackLock.lock();
-        try {
-            while (!pending.isEmpty() && (pending.peekFirst().sequence <= durable || error != null)) {
-                PendingAck ack = pending.pollFirst();
-                pendingBytes.addAndGet(-ack.bytes);
-                if (done == null) {
-                    done = new ArrayList<>();
-                }
-                done.add(ack);
-            }
-            if (done != null) {
-                room.signalAll();
-            }
-        } finally {
-            ackLock.unlock();
-        }
-        if (done != null) {
-            for (PendingAck ack : done) {
-                if (ack.sequence <= durable) {
-                    ack.future.complete(new PublishAck(config.name(), ack.sequence, false));
-                } else {
-                    ack.future.completeExceptionally(new StorageException("stream '" + config.name()
-                            + "': sequence " + ack.sequence + " not durable, fsync failed: " + error, error));
-                }
-            }
-        }
+        pending.complete(durable, error);
     }
 
     @Override
