@@ -11,6 +11,7 @@ import io.ringbus.core.StoredMessage;
 import io.ringbus.core.StoredStream;
 import io.ringbus.core.Subject;
 import io.ringbus.jetstream.JetStreamSettings;
+import io.ringbus.jetstream.internal.consumer.ConsumersApi;
 import io.ringbus.server.spi.ApiRequest;
 import io.ringbus.server.spi.Requester;
 
@@ -43,6 +44,8 @@ public final class StreamsApi {
     private final JetStreamSettings settings;
     private final AtomicLong total = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
+    /** The consumer requests ({@code $JS.API.CONSUMER.>}), or null when none are served. */
+    private volatile ConsumersApi consumers;
 
     private StreamsApi(Broker broker, StreamCatalog catalog, JetStreamSettings settings) {
         this.broker = broker;
@@ -62,6 +65,13 @@ public final class StreamsApi {
         return new StreamsApi(broker, StreamCatalog.open(broker, storage), settings);
     }
 
+    /** Serves the consumer requests with {@code api}. */
+    public void consumers(ConsumersApi api) {
+        this.consumers = api;
+        api.maxConsumersFrom(name -> catalog.stream(name).map(stream -> (int) catalog.entry(stream).config().maxConsumers())
+                .orElse(0));
+    }
+
     /** @return the streams now */
     public int count() {
         return catalog.streams().size();
@@ -79,6 +89,16 @@ public final class StreamsApi {
         String[] tokens = request.subject().split("\\.", -1);
         String kind = tokens.length >= 4 ? tokens[2] + "." + tokens[3] : tokens.length == 3 ? tokens[2] : "";
         ObjectNode response;
+        ConsumersApi consumerApi = consumers;
+        if (consumerApi != null && tokens.length >= 4 && tokens[2].equals("CONSUMER")) {
+            response = consumerApi.answer(request, tokens);
+            if (response != null) {
+                total.incrementAndGet();
+                errors.addAndGet(response.has("error") ? 1 : 0);
+                request.reply(null, ApiJson.bytes(response));
+            }
+            return;
+        }
         try {
             response = switch (tokens.length) {
                 case 3 -> kind.equals("INFO") ? accountInfo(request) : null;
@@ -134,7 +154,7 @@ public final class StreamsApi {
         response.put("memory", 0);
         response.put("storage", bytes);
         response.put("streams", streams);
-        response.put("consumers", 0);
+        response.put("consumers", consumers == null ? 0 : consumers.countVisible(request.requester().scope()));
         ObjectNode limits = response.putObject("limits");
         limits.put("max_memory", -1);
         limits.put("max_storage", -1);
@@ -288,6 +308,9 @@ public final class StreamsApi {
             return ApiJson.error(response, ApiError.deleteFailed(e.getMessage()));
         }
         catalog.forget(name);
+        if (consumers != null) {
+            consumers.streamGone(name);
+        }
         return response.put("success", true);
     }
 

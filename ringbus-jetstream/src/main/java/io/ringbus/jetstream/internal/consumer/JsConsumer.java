@@ -1,0 +1,511 @@
+package io.ringbus.jetstream.internal.consumer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ringbus.core.Client;
+import io.ringbus.core.Headers;
+import io.ringbus.core.StoredMessage;
+import io.ringbus.core.StoredStream;
+import io.ringbus.core.Subject;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * One JetStream consumer: its position in the stream, the messages delivered and not acknowledged,
+ * the pull requests waiting, and its deliveries (nats-server 2.9.10's {@code consumer.go} semantics).
+ *
+ * <p>Threading: every method runs on the {@link Consumers}' one thread; nothing here locks.
+ */
+final class JsConsumer {
+    /** nats-server's flow-control window (JsFlowControlMaxPending); a request goes out at half of it. */
+    static final long FLOW_CONTROL_BYTES = 32L << 20;
+    /** nats-server's JsDeleteWaitTimeDefault: an ephemeral without interest this long is deleted. */
+    static final long EPHEMERAL_INACTIVE_NANOS = 5_000_000_000L;
+
+    final String stream;
+    final JsConsumerConfig config;
+    final Instant created;
+    private final Client client;
+    private final String ackPrefix;
+    /** Next stream sequence to look at (nats-server's sseq). */
+    long sseq;
+    /** Next consumer sequence (nats-server's dseq). */
+    long dseq = 1;
+    long ackFloorStream;
+    long ackFloorConsumer;
+    /** Out and not acknowledged: stream sequence to [consumer sequence, delivered at (epoch ms), due (nanoTime)]. */
+    final TreeMap<Long, long[]> pending = new TreeMap<>();
+    /** Delivery counts above one, by stream sequence. */
+    final Map<Long, Integer> redelivered = new HashMap<>();
+    /** Due for redelivery now, in stream order. */
+    private final TreeSet<Long> due = new TreeSet<>();
+    /** Sequences to deliver before {@link #sseq} (last_per_subject). */
+    final TreeSet<Long> start = new TreeSet<>();
+    final ArrayDeque<PullRequest> waiting = new ArrayDeque<>();
+    private long lastActiveNanos = System.nanoTime();
+    private long lastSentNanos = System.nanoTime();
+    private long bytesSinceFlowControl;
+    private String flowControlReply;
+    private long flowControlId;
+    long lastDeliveredMillis;
+    boolean dirty;
+
+    /** A pull request waiting for messages. */
+    static final class PullRequest {
+        final String reply;
+        int batch;
+        long maxBytes;
+        final boolean noWait;
+        final long expiresNanos;
+        final long heartbeatNanos;
+        long lastSentNanos;
+        int delivered;
+
+        PullRequest(String reply, int batch, long maxBytes, boolean noWait, long expiresNanos, long heartbeatNanos) {
+            this.reply = reply;
+            this.batch = batch;
+            this.maxBytes = maxBytes;
+            this.noWait = noWait;
+            this.expiresNanos = expiresNanos;
+            this.heartbeatNanos = heartbeatNanos;
+            this.lastSentNanos = System.nanoTime();
+        }
+    }
+
+    JsConsumer(String stream, JsConsumerConfig config, Instant created, Client client) {
+        this.stream = stream;
+        this.config = config;
+        this.created = created;
+        this.client = client;
+        this.ackPrefix = "$JS.ACK." + stream + "." + config.name() + ".";
+    }
+
+    String name() {
+        return config.name();
+    }
+
+    boolean acks() {
+        return !config.ackPolicy().equals("none");
+    }
+
+    /** Sets the starting position of a new consumer (nats-server's selectStartingSeqNo). */
+    void position(StoredStream stored) {
+        var info = stored.info();
+        long first = info.messages() == 0 ? info.lastSequence() + 1 : info.firstSequence();
+        long last = info.lastSequence();
+        switch (config.deliverPolicy()) {
+            case "new" -> sseq = last + 1;
+            case "last" -> {
+                StoredMessage message = config.filterSubject() == null ? stored.read(last)
+                        : stored.lastBySubject(config.filterSubject());
+                sseq = message == null ? last + 1 : message.sequence();
+            }
+            case "by_start_sequence" -> sseq = Math.max(config.optStartSeq(), first);
+            case "by_start_time" -> {
+                sseq = last + 1;
+                long wanted = config.optStartTime().toEpochMilli();
+                for (long seq = first; seq <= last; seq++) {
+                    StoredMessage message = stored.read(seq);
+                    if (message != null && message.timestampMillis() >= wanted) {
+                        sseq = seq;
+                        break;
+                    }
+                }
+            }
+            case "last_per_subject" -> {
+                Map<String, Long> lastOf = new HashMap<>();
+                for (long seq = first; seq <= last; seq++) {
+                    StoredMessage message = stored.read(seq);
+                    if (message != null && matches(message.subject())) {
+                        lastOf.put(message.subject(), seq);
+                    }
+                }
+                start.addAll(lastOf.values());
+                sseq = last + 1;
+            }
+            default -> sseq = first;
+        }
+        ackFloorStream = Math.max(0, sseq - 1);
+        if (!start.isEmpty()) {
+            ackFloorStream = start.first() - 1;
+        }
+        dirty = true;
+    }
+
+    boolean matches(String subject) {
+        return config.filterSubject() == null || Subject.matches(config.filterSubject(), subject);
+    }
+
+    /** @return messages of the stream not yet delivered that the filter matches (a scan when filtered) */
+    long numPending(StoredStream stored) {
+        long last = stored.info().lastSequence();
+        long from = Math.max(sseq, stored.info().firstSequence());
+        long count = start.size();
+        if (config.filterSubject() == null) {
+            return count + Math.max(0, last - from + 1);
+        }
+        for (long seq = from; seq <= last; seq++) {
+            StoredMessage message = stored.read(seq);
+            if (message != null && matches(message.subject())) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /** Marks the consumer used now (a pull request, interest, an ack). */
+    void touch(long now) {
+        lastActiveNanos = now;
+    }
+
+    /** @return whether an ephemeral (or a consumer with inactive_threshold) has been idle past its threshold */
+    boolean inactive(long now) {
+        if (config.isDurable() && config.inactiveNanos() == 0) {
+            return false;
+        }
+        if (!waiting.isEmpty() || config.push() && client.hasSubscribers(config.deliverSubject())) {
+            lastActiveNanos = now;
+            return false;
+        }
+        long threshold = config.inactiveNanos() > 0 ? config.inactiveNanos() : EPHEMERAL_INACTIVE_NANOS;
+        return now - lastActiveNanos > threshold;
+    }
+
+    /** Delivers what it can: redeliveries first, then new messages; expires and heartbeats requests. */
+    void pump(StoredStream stored, long now) {
+        expireWaiting(now);
+        for (Iterator<Map.Entry<Long, long[]>> it = pending.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Long, long[]> entry = it.next();
+            if (entry.getValue()[2] <= now && !due.contains(entry.getKey())) {
+                due.add(entry.getKey());
+            }
+        }
+        long last = stored.info().lastSequence();
+        while (true) {
+            String target = target(now);
+            if (target == null) {
+                break;
+            }
+            if (acks() && pending.size() - due.size() >= config.maxAckPending()) {
+                break;
+            }
+            if (config.push() && config.flowControl() && flowControlReply != null
+                    && bytesSinceFlowControl >= FLOW_CONTROL_BYTES) {
+                break;
+            }
+            StoredMessage message = next(stored, last);
+            if (message == null) {
+                endOfStream();
+                break;
+            }
+            deliver(message, target, stored, now);
+        }
+        heartbeats(now);
+    }
+
+    /** @return where the next message goes, or null when nobody wants one */
+    private String target(long now) {
+        if (config.push()) {
+            return client.hasSubscribers(config.deliverSubject()) ? config.deliverSubject() : null;
+        }
+        while (!waiting.isEmpty()) {
+            PullRequest request = waiting.peekFirst();
+            if (client.hasSubscribers(request.reply)) {
+                return request.reply;
+            }
+            waiting.pollFirst(); // nobody listens any more: dropped, as nats-server drops it
+        }
+        return null;
+    }
+
+    private StoredMessage next(StoredStream stored, long last) {
+        while (!due.isEmpty()) {
+            long seq = due.pollFirst();
+            long[] out = pending.get(seq);
+            if (out == null) {
+                continue;
+            }
+            int count = redelivered.getOrDefault(seq, 1);
+            if (config.maxDeliver() > 0 && count >= config.maxDeliver()) {
+                dropPending(seq); // delivered max_deliver times: never again
+                continue;
+            }
+            StoredMessage message = stored.read(seq);
+            if (message == null) {
+                dropPending(seq);
+                continue;
+            }
+            redelivered.put(seq, count + 1);
+            return message;
+        }
+        while (!start.isEmpty()) {
+            StoredMessage message = stored.read(start.pollFirst());
+            if (message != null) {
+                return message;
+            }
+        }
+        long first = stored.info().firstSequence();
+        if (sseq < first) {
+            sseq = first;
+        }
+        while (sseq <= last) {
+            StoredMessage message = stored.read(sseq++);
+            dirty = true;
+            if (message != null && matches(message.subject())) {
+                return message;
+            }
+        }
+        return null;
+    }
+
+    private void deliver(StoredMessage message, String target, StoredStream stored, long now) {
+        long seq = message.sequence();
+        int count = redelivered.getOrDefault(seq, 1);
+        long cseq = dseq++;
+        long pendingCount = count > 1 ? 0 : numPendingCheap(stored);
+        String reply = ackPrefix + count + "." + seq + "." + cseq + "." + message.timestampMillis() * 1_000_000L + "."
+                + pendingCount;
+        if (acks()) {
+            pending.put(seq, new long[] {cseq, System.currentTimeMillis(), now + ackWait(count)});
+        } else {
+            ackFloorStream = seq;
+            ackFloorConsumer = cseq;
+        }
+        lastDeliveredMillis = System.currentTimeMillis();
+        dirty = true;
+        byte[] headers = message.headers().isEmpty() ? null : message.headers().toNatsBlock();
+        long size = message.payload().length + (headers == null ? 0 : headers.length) + message.subject().length();
+        client.publish(target, reply, headers == null ? null : Headers.fromNatsBlock(headers), message.payload());
+        lastSentNanos = now;
+        if (!config.push()) {
+            PullRequest request = waiting.peekFirst();
+            request.delivered++;
+            request.lastSentNanos = now;
+            if (--request.batch <= 0 || request.maxBytes > 0 && (request.maxBytes -= size) <= 0) {
+                waiting.pollFirst();
+            }
+        } else if (config.flowControl()) {
+            bytesSinceFlowControl += size;
+            if (flowControlReply == null && bytesSinceFlowControl >= FLOW_CONTROL_BYTES / 2) {
+                flowControlReply = "$JS.FC." + stream + "." + name() + "." + (++flowControlId);
+                status(config.deliverSubject(), flowControlReply, "NATS/1.0 100 FlowControl Request\r\n\r\n");
+            }
+        }
+    }
+
+    private long numPendingCheap(StoredStream stored) {
+        return config.filterSubject() == null ? start.size() + Math.max(0, stored.info().lastSequence() - sseq + 1)
+                : start.size();
+    }
+
+    private long ackWait(int deliveryCount) {
+        var backoff = config.backoffNanos();
+        if (!backoff.isEmpty()) {
+            return backoff.get(Math.min(deliveryCount - 1, backoff.size() - 1));
+        }
+        return config.ackWaitNanos() > 0 ? config.ackWaitNanos() : JsConsumerConfig.DEFAULT_ACK_WAIT_NANOS;
+    }
+
+    /** nats-server's end of stream: a no_wait request that got messages ends with 408, one that got none with 404. */
+    private void endOfStream() {
+        for (Iterator<PullRequest> it = waiting.iterator(); it.hasNext(); ) {
+            PullRequest request = it.next();
+            if (request.noWait) {
+                if (request.delivered > 0) {
+                    status(request.reply, null, pendingStatus("408 Request Timeout", request));
+                } else {
+                    status(request.reply, null, "NATS/1.0 404 No Messages\r\n\r\n");
+                }
+                it.remove();
+            }
+        }
+    }
+
+    private void expireWaiting(long now) {
+        for (Iterator<PullRequest> it = waiting.iterator(); it.hasNext(); ) {
+            PullRequest request = it.next();
+            if (request.expiresNanos != 0 && now - request.expiresNanos >= 0) {
+                status(request.reply, null, pendingStatus("408 Request Timeout", request));
+                it.remove();
+            }
+        }
+    }
+
+    private void heartbeats(long now) {
+        for (PullRequest request : waiting) {
+            if (request.heartbeatNanos > 0 && now - request.lastSentNanos >= request.heartbeatNanos) {
+                status(request.reply, null, "NATS/1.0 100 Idle Heartbeat\r\n\r\n");
+                request.lastSentNanos = now;
+            }
+        }
+        if (config.push() && config.heartbeatNanos() > 0 && now - lastSentNanos >= config.heartbeatNanos()
+                && client.hasSubscribers(config.deliverSubject())) {
+            String block = "NATS/1.0 100 Idle Heartbeat\r\nNats-Last-Consumer: " + (dseq - 1)
+                    + "\r\nNats-Last-Stream: " + (sseq - 1) + "\r\n"
+                    + (flowControlReply == null ? "" : "Nats-Consumer-Stalled: " + flowControlReply + "\r\n") + "\r\n";
+            status(config.deliverSubject(), null, block);
+            lastSentNanos = now;
+        }
+    }
+
+    private static String pendingStatus(String status, PullRequest request) {
+        return "NATS/1.0 " + status + "\r\nNats-Pending-Messages: " + Math.max(0, request.batch)
+                + "\r\nNats-Pending-Bytes: " + Math.max(0, request.maxBytes) + "\r\n\r\n";
+    }
+
+    /** Sends a status message (no payload). */
+    void status(String subject, String reply, String block) {
+        client.publish(subject, reply, Headers.fromNatsBlock(block.getBytes(StandardCharsets.US_ASCII)), new byte[0]);
+    }
+
+    /** A flow-control response arrived. */
+    void flowControlAnswered(String subject) {
+        if (subject.equals(flowControlReply)) {
+            flowControlReply = null;
+            bytesSinceFlowControl = 0;
+        }
+    }
+
+    /** Acknowledges {@code seq} (and, for ack all, everything before it). */
+    void ack(long seq) {
+        if (config.ackPolicy().equals("all")) {
+            while (!pending.isEmpty() && pending.firstKey() <= seq) {
+                dropPending(pending.firstKey());
+            }
+        } else if (pending.containsKey(seq)) {
+            dropPending(seq);
+        }
+    }
+
+    /** Asks for {@code seq} again after {@code delayNanos}. */
+    void nak(long seq, long delayNanos, long now) {
+        long[] out = pending.get(seq);
+        if (out != null) {
+            if (delayNanos <= 0) {
+                due.add(seq);
+            } else {
+                out[2] = now + delayNanos;
+                due.remove(seq);
+            }
+        }
+    }
+
+    /** +WPI: the ack wait of {@code seq} starts again. */
+    void progress(long seq, long now) {
+        long[] out = pending.get(seq);
+        if (out != null) {
+            out[2] = now + ackWait(redelivered.getOrDefault(seq, 1));
+        }
+    }
+
+    /** +TERM: never delivered again. */
+    void term(long seq) {
+        dropPending(seq);
+    }
+
+    private void dropPending(long seq) {
+        long[] out = pending.remove(seq);
+        redelivered.remove(seq);
+        due.remove(seq);
+        dirty = true;
+        if (pending.isEmpty()) {
+            ackFloorStream = Math.max(ackFloorStream, start.isEmpty() ? sseq - 1 : start.first() - 1);
+            ackFloorConsumer = dseq - 1;
+        } else {
+            Map.Entry<Long, long[]> lowest = pending.firstEntry();
+            ackFloorStream = Math.max(ackFloorStream, lowest.getKey() - 1);
+            ackFloorConsumer = Math.max(ackFloorConsumer, lowest.getValue()[0] - 1);
+        }
+        if (out != null && out[0] > ackFloorConsumer && pending.isEmpty()) {
+            ackFloorConsumer = dseq - 1;
+        }
+    }
+
+    /** @return messages due for redelivery now */
+    int dueCount() {
+        return due.size();
+    }
+
+    /** Adds a pull request (the caller checked max_waiting). */
+    void addRequest(PullRequest request, long now) {
+        waiting.addLast(request);
+        touch(now);
+    }
+
+    /** Answers every waiting pull request with 409 Consumer Deleted. */
+    void deleted() {
+        for (PullRequest request : waiting) {
+            status(request.reply, null, "NATS/1.0 409 Consumer Deleted\r\n\r\n");
+        }
+        waiting.clear();
+    }
+
+    /** @return nats-server's ConsumerInfo (without the response type) */
+    ObjectNode info(ObjectNode target, StoredStream stored) {
+        target.put("stream_name", stream);
+        target.put("name", name());
+        target.put("created", created.toString());
+        target.set("config", config.toJson());
+        ObjectNode delivered = target.putObject("delivered");
+        delivered.put("consumer_seq", dseq - 1);
+        delivered.put("stream_seq", Math.max(0, sseq - 1));
+        if (lastDeliveredMillis > 0) {
+            delivered.put("last_active", Instant.ofEpochMilli(lastDeliveredMillis).toString());
+        }
+        ObjectNode floor = target.putObject("ack_floor");
+        floor.put("consumer_seq", ackFloorConsumer);
+        floor.put("stream_seq", ackFloorStream);
+        target.put("num_ack_pending", pending.size());
+        target.put("num_redelivered", redelivered.size());
+        target.put("num_waiting", waiting.size());
+        target.put("num_pending", numPending(stored));
+        if (config.push() && client.hasSubscribers(config.deliverSubject())) {
+            target.put("push_bound", true);
+        }
+        return target;
+    }
+
+    /** @return the state to persist */
+    ObjectNode state() {
+        ObjectNode json = JsConsumerConfig.MAPPER.createObjectNode();
+        json.put("created", created.toString());
+        json.set("config", config.toJson());
+        json.put("sseq", sseq);
+        json.put("dseq", dseq);
+        json.put("floor_stream", ackFloorStream);
+        json.put("floor_consumer", ackFloorConsumer);
+        ArrayNode out = json.putArray("pending");
+        pending.forEach((seq, entry) -> out.addArray().add(seq).add(entry[0]).add(entry[1])
+                .add(redelivered.getOrDefault(seq, 1)));
+        ArrayNode starts = json.putArray("start");
+        start.forEach(starts::add);
+        return json;
+    }
+
+    /** Restores persisted state: every pending message is due again after its ack wait from now. */
+    void restore(JsonNode state, long now) {
+        sseq = state.get("sseq").asLong();
+        dseq = state.get("dseq").asLong();
+        ackFloorStream = state.get("floor_stream").asLong();
+        ackFloorConsumer = state.get("floor_consumer").asLong();
+        for (JsonNode entry : state.get("pending")) {
+            long seq = entry.get(0).asLong();
+            pending.put(seq, new long[] {entry.get(1).asLong(), entry.get(2).asLong(), now});
+            int count = entry.get(3).asInt();
+            if (count > 1) {
+                redelivered.put(seq, count);
+            }
+        }
+        for (JsonNode seq : state.get("start")) {
+            start.add(seq.asLong());
+        }
+    }
+}
