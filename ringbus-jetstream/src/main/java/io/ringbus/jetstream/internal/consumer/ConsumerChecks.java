@@ -16,9 +16,9 @@ final class ConsumerChecks {
     private ConsumerChecks() {
     }
 
-    /** @return {@code config} (without defaults: they are applied when it is created) @throws ConsumerError */
+    /** @return {@code config}, which has its defaults @throws ConsumerError naming what is wrong */
     static JsConsumerConfig check(JsConsumerConfig config, StoredStream stream, Broker broker) {
-        JsConsumerConfig c = config.withDefaults(config.name());
+        JsConsumerConfig c = config;
         if (c.replicas() > 1) {
             throw ConsumerError.of(ConsumerError.REPLICAS_EXCEED_STREAM);
         }

@@ -87,7 +87,7 @@ public final class Consumers implements RequestHandler, AutoCloseable {
                     JsConsumer consumer = new JsConsumer(stream, config, Instant.parse(saved.state().get("created")
                             .asText()), client(stream));
                     consumer.restore(saved.state(), now);
-                    byStream.computeIfAbsent(stream, s -> new TreeMap<>()).put(config.name(), consumer);
+                    byStream.computeIfAbsent(stream, s -> new TreeMap<>()).put(consumer.name(), consumer);
                 } catch (RuntimeException e) {
                     LOG.warn("jetstream: consumer {} > {} not restored: {}", stream, saved.name(), e.toString());
                 }

@@ -144,7 +144,7 @@ public final class ConsumersApi {
             StoredStream stored = visible(request, stream).orElseThrow(() -> ConsumerError.of(
                     ConsumerError.STREAM_NOT_FOUND));
             String consumerName = config.durable() != null ? config.durable() : name;
-            JsConsumerConfig checked = ConsumerChecks.check(config, stored, consumers.broker);
+            JsConsumerConfig checked = ConsumerChecks.check(config.withDefaults(name), stored, consumers.broker);
             return consumers.call(() -> {
                 JsConsumer consumer = createOn(stream, stored, checked, consumerName);
                 return consumer.info(response, stored);
@@ -159,7 +159,7 @@ public final class ConsumersApi {
         if (requested != null) {
             JsConsumer existing = consumers.find(stream, requested);
             if (existing != null) {
-                if (!existing.config.toJson().equals(config.withDefaults(requested).toJson())) {
+                if (!existing.config.toJson().equals(config.toJson())) {
                     throw ConsumerError.create("consumer already exists"); // updates are not supported yet
                 }
                 return existing;
@@ -197,7 +197,8 @@ public final class ConsumersApi {
         if (name.contains(".") || name.contains("*") || name.contains(">") || name.contains(" ")) {
             throw ConsumerError.of(ConsumerError.BAD_DURABLE_NAME);
         }
-        JsConsumer consumer = new JsConsumer(stream, config.withDefaults(name), Instant.now(),
+        JsConsumer consumer = new JsConsumer(stream, requested == null ? config.withDefaults(name) : config,
+                Instant.now(),
                 consumers.client(stream));
         consumer.position(stored);
         consumers.add(consumer);
@@ -273,11 +274,13 @@ public final class ConsumersApi {
                 }
             }
         } catch (ConsumerError failure) {
-            return paged(error(response, failure.error), 0, 0, 0).putNull(list ? "consumers" : "consumers");
+            paged(error(response, failure.error), 0, 0, 0).putArray("consumers");
+            return response;
         }
         Optional<StoredStream> stored = visible(request, stream);
         if (stored.isEmpty()) {
-            return paged(error(response, ConsumerError.STREAM_NOT_FOUND), 0, 0, 0).putNull("consumers");
+            paged(error(response, ConsumerError.STREAM_NOT_FOUND), 0, 0, 0).putArray("consumers");
+            return response;
         }
         int from = offset;
         int limit = list ? LIST_LIMIT : NAMES_LIMIT;

@@ -8,6 +8,7 @@ import io.ringbus.core.Headers;
 import io.ringbus.core.StoredMessage;
 import io.ringbus.core.StoredStream;
 import io.ringbus.core.Subject;
+import io.ringbus.server.spi.DeliveredAs;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -35,6 +36,7 @@ final class JsConsumer {
     final Instant created;
     private final Client client;
     private final String ackPrefix;
+    private final String name;
     /** Next stream sequence to look at (nats-server's sseq). */
     long sseq;
     /** Next consumer sequence (nats-server's dseq). */
@@ -85,11 +87,12 @@ final class JsConsumer {
         this.config = config;
         this.created = created;
         this.client = client;
-        this.ackPrefix = "$JS.ACK." + stream + "." + config.name() + ".";
+        this.name = config.durable() != null ? config.durable() : config.name();
+        this.ackPrefix = "$JS.ACK." + stream + "." + name + ".";
     }
 
     String name() {
-        return config.name();
+        return name;
     }
 
     boolean acks() {
@@ -133,11 +136,7 @@ final class JsConsumer {
             }
             default -> sseq = first;
         }
-        ackFloorStream = Math.max(0, sseq - 1);
-        if (!start.isEmpty()) {
-            ackFloorStream = start.first() - 1;
-        }
-        dirty = true;
+        dirty = true; // the ack floor starts at 0 whatever the start, as nats-server's
     }
 
     boolean matches(String subject) {
@@ -283,7 +282,9 @@ final class JsConsumer {
         dirty = true;
         byte[] headers = message.headers().isEmpty() ? null : message.headers().toNatsBlock();
         long size = message.payload().length + (headers == null ? 0 : headers.length) + message.subject().length();
-        client.publish(target, reply, headers == null ? null : Headers.fromNatsBlock(headers), message.payload());
+        // Shown under the stored subject, as nats-server delivers (KV watchers read the key from it).
+        client.publish(target, reply, headers == null ? null : Headers.fromNatsBlock(headers),
+                new DeliveredAs(message.subject(), message.payload()));
         lastSentNanos = now;
         if (!config.push()) {
             PullRequest request = waiting.peekFirst();
@@ -418,6 +419,7 @@ final class JsConsumer {
         dirty = true;
         if (pending.isEmpty()) {
             ackFloorStream = Math.max(ackFloorStream, start.isEmpty() ? sseq - 1 : start.first() - 1);
+            // (a consumer that started past the stream's beginning jumps to its position on its first ack)
             ackFloorConsumer = dseq - 1;
         } else {
             Map.Entry<Long, long[]> lowest = pending.firstEntry();
@@ -456,7 +458,7 @@ final class JsConsumer {
         target.set("config", config.toJson());
         ObjectNode delivered = target.putObject("delivered");
         delivered.put("consumer_seq", dseq - 1);
-        delivered.put("stream_seq", Math.max(0, sseq - 1));
+        delivered.put("stream_seq", Math.max(0, (start.isEmpty() ? sseq : start.first()) - 1));
         if (lastDeliveredMillis > 0) {
             delivered.put("last_active", Instant.ofEpochMilli(lastDeliveredMillis).toString());
         }

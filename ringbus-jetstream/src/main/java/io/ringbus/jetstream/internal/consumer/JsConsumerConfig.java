@@ -148,8 +148,12 @@ record JsConsumerConfig(String durable, String name, String description, String 
                 (int) number(config, "num_replicas"), flag(config, "mem_storage"), unsupported.isEmpty() ? null : String.join(", ", unsupported));
     }
 
-    /** @return with nats-server's defaults ({@code setConsumerConfigDefaults}) and {@code name} set */
+    /**
+     * @return with nats-server's defaults ({@code setConsumerConfigDefaults}; an ephemeral's
+     *         inactive_threshold) and {@code name} set (null: as it is)
+     */
     JsConsumerConfig withDefaults(String consumerName) {
+        long inactive = durable == null && inactiveNanos == 0 ? 5_000_000_000L : inactiveNanos;
         boolean acks = !ackPolicy.equals("none");
         int waiting = deliverSubject == null && maxWaiting == 0 ? DEFAULT_MAX_WAITING : maxWaiting;
         long ackWait = ackWaitNanos == 0 && acks ? DEFAULT_ACK_WAIT_NANOS : ackWaitNanos;
@@ -160,7 +164,7 @@ record JsConsumerConfig(String durable, String name, String description, String 
         return new JsConsumerConfig(durable, consumerName, description, deliverPolicy, optStartSeq, optStartTime,
                 ackPolicy, ackWait, maxDeliver == 0 ? -1 : maxDeliver, backoffNanos, filterSubject, replayPolicy,
                 waiting, pending, heartbeatNanos, flowControl, maxBatch, maxExpiresNanos, maxBytes, deliverSubject,
-                deliverGroup, inactiveNanos, replicas, memStorage, unsupported);
+                deliverGroup, inactive, replicas, memStorage, unsupported);
     }
 
     /** @return the JSON nats-server writes for it, in its field order */
