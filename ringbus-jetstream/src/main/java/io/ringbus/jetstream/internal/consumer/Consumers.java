@@ -46,6 +46,8 @@ public final class Consumers implements RequestHandler, AutoCloseable {
     public static final int MAX_ACK_PENDING = 65_536;
     /** The most max_waiting a pull consumer may ask for. */
     public static final int MAX_WAITING = 4_096;
+    /** The most pull requests waiting, all consumers together. */
+    public static final int MAX_WAITING_TOTAL = 16_384;
     /** Acks and flow-control answers queued at most. */
     static final int MAX_QUEUED_ACKS = 65_536;
     private static final Logger LOG = LoggerFactory.getLogger(Consumers.class);
@@ -212,6 +214,17 @@ public final class Consumers implements RequestHandler, AutoCloseable {
     /** Durable consumers are kept on disk; ephemerals and {@code mem_storage} ones live in memory. */
     private static boolean persistent(JsConsumerConfig config) {
         return config.isDurable() && !config.memStorage();
+    }
+
+    /** @return pull requests waiting, all consumers together (consumers' thread) */
+    int waitingTotal() {
+        int total = 0;
+        for (Map<String, JsConsumer> consumers : byStream.values()) {
+            for (JsConsumer consumer : consumers.values()) {
+                total += consumer.waiting.size();
+            }
+        }
+        return total;
     }
 
     /** @return the consumer, on the consumers' thread */

@@ -88,7 +88,7 @@ final class PullRequests {
                 return;
             }
         }
-        if (consumer.waiting.size() >= config.maxWaiting()) {
+        if (consumer.waiting.size() >= config.maxWaiting() || consumers.waitingTotal() >= Consumers.MAX_WAITING_TOTAL) {
             consumer.status(reply, null, "NATS/1.0 409 Exceeded MaxWaiting\r\n\r\n");
             return;
         }
