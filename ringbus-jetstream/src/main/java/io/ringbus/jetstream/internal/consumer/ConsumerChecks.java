@@ -1,14 +1,12 @@
 package io.ringbus.jetstream.internal.consumer;
 
-import io.ringbus.core.Scope;
 import io.ringbus.core.StoredStream;
 import io.ringbus.core.Subject;
-import io.ringbus.core.Broker;
 
 /**
  * nats-server 2.9.10's {@code checkConsumerCfg}, in its order, after its defaults; then what ringbus
  * adds: its bounds ({@link Consumers#MAX_ACK_PENDING}, {@link Consumers#MAX_WAITING}), the options
- * it does not honour (refused, naming them) and the deliver subject's scope.
+ * it does not honour (refused, naming them).
  */
 final class ConsumerChecks {
     private static final long MIN_HEARTBEAT_NANOS = 100_000_000L;
@@ -17,7 +15,7 @@ final class ConsumerChecks {
     }
 
     /** @return {@code config}, which has its defaults @throws ConsumerError naming what is wrong */
-    static JsConsumerConfig check(JsConsumerConfig config, StoredStream stream, Broker broker) {
+    static JsConsumerConfig check(JsConsumerConfig config, StoredStream stream) {
         JsConsumerConfig c = config;
         if (c.replicas() > 1) {
             throw ConsumerError.of(ConsumerError.REPLICAS_EXCEED_STREAM);
@@ -92,17 +90,6 @@ final class ConsumerChecks {
         }
         if (c.unsupported() != null) {
             throw ConsumerError.create("not supported by ringbus yet: " + c.unsupported());
-        }
-        if (c.push()) {
-            // Deliveries are published at the stream's scope onto the deliver subject: a subject of a lower
-            // scope would hand them to subscribers the stream's messages must not reach.
-            Scope streamScope = broker.streamScope(stream.config().name()).orElse(Scope.ROOT);
-            Scope subjectScope = broker.scopeOf(c.deliverSubject());
-            if (!subjectScope.includes(streamScope)) {
-                throw ConsumerError.create("deliver subject " + c.deliverSubject() + " is of scope " + subjectScope
-                        + ", below its stream's scope " + streamScope + ": its messages would reach subscribers "
-                        + "of that lower scope");
-            }
         }
         return config;
     }

@@ -87,7 +87,7 @@ public final class Consumers implements RequestHandler, AutoCloseable {
                 try {
                     JsConsumerConfig config = JsConsumerConfig.parse(saved.state().get("config"));
                     JsConsumer consumer = new JsConsumer(stream, config, Instant.parse(saved.state().get("created")
-                            .asText()), client(stream));
+                            .asText()), broker);
                     consumer.restore(saved.state(), now);
                     byStream.computeIfAbsent(stream, s -> new TreeMap<>()).put(consumer.name(), consumer);
                 } catch (RuntimeException e) {
@@ -111,12 +111,6 @@ public final class Consumers implements RequestHandler, AutoCloseable {
 
     private void recount() {
         count = byStream.values().stream().mapToInt(Map::size).sum();
-    }
-
-    /** @return the broker's client at {@code stream}'s scope, which publishes its deliveries verbatim */
-    io.ringbus.core.Client client(String stream) {
-        Scope scope = broker.streamScope(stream).orElse(Scope.ROOT);
-        return broker.client(scope).verbatim();
     }
 
     Optional<StoredStream> stream(String name) {

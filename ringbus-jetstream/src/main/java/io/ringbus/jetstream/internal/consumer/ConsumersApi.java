@@ -144,7 +144,7 @@ public final class ConsumersApi {
             StoredStream stored = visible(request, stream).orElseThrow(() -> ConsumerError.of(
                     ConsumerError.STREAM_NOT_FOUND));
             String consumerName = config.durable() != null ? config.durable() : name;
-            JsConsumerConfig checked = ConsumerChecks.check(config.withDefaults(name), stored, consumers.broker);
+            JsConsumerConfig checked = ConsumerChecks.check(config.withDefaults(name), stored);
             return consumers.call(() -> {
                 JsConsumer consumer = createOn(stream, stored, checked, consumerName);
                 return consumer.info(response, stored);
@@ -199,7 +199,7 @@ public final class ConsumersApi {
         }
         JsConsumer consumer = new JsConsumer(stream, requested == null ? config.withDefaults(name) : config,
                 Instant.now(),
-                consumers.client(stream));
+                consumers.broker);
         consumer.position(stored);
         consumers.add(consumer);
         return consumer;

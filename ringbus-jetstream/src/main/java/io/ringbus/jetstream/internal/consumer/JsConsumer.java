@@ -3,7 +3,9 @@ package io.ringbus.jetstream.internal.consumer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ringbus.core.Broker;
 import io.ringbus.core.Client;
+import io.ringbus.core.Scope;
 import io.ringbus.core.Headers;
 import io.ringbus.core.StoredMessage;
 import io.ringbus.core.StoredStream;
@@ -34,6 +36,10 @@ final class JsConsumer {
     final String stream;
     final JsConsumerConfig config;
     final Instant created;
+    private final Broker broker;
+    /** The stream's scope: its deliveries reach only subscribers of that scope or higher. */
+    private final Scope scope;
+    /** At the stream's scope, for interest checks. */
     private final Client client;
     private final String ackPrefix;
     private final String name;
@@ -82,11 +88,13 @@ final class JsConsumer {
         }
     }
 
-    JsConsumer(String stream, JsConsumerConfig config, Instant created, Client client) {
+    JsConsumer(String stream, JsConsumerConfig config, Instant created, Broker broker) {
         this.stream = stream;
+        this.broker = broker;
+        this.scope = broker.streamScope(stream).orElse(Scope.ROOT);
+        this.client = broker.client(scope).verbatim();
         this.config = config;
         this.created = created;
-        this.client = client;
         this.name = config.durable() != null ? config.durable() : config.name();
         this.ackPrefix = "$JS.ACK." + stream + "." + name + ".";
     }
@@ -283,7 +291,7 @@ final class JsConsumer {
         byte[] headers = message.headers().isEmpty() ? null : message.headers().toNatsBlock();
         long size = message.payload().length + (headers == null ? 0 : headers.length) + message.subject().length();
         // Shown under the stored subject, as nats-server delivers (KV watchers read the key from it).
-        client.publish(target, reply, headers == null ? null : Headers.fromNatsBlock(headers),
+        broker.publishAtScope(scope, target, reply, headers == null ? null : Headers.fromNatsBlock(headers),
                 new DeliveredAs(message.subject(), message.payload()));
         lastSentNanos = now;
         if (!config.push()) {
@@ -364,7 +372,8 @@ final class JsConsumer {
 
     /** Sends a status message (no payload). */
     void status(String subject, String reply, String block) {
-        client.publish(subject, reply, Headers.fromNatsBlock(block.getBytes(StandardCharsets.US_ASCII)), new byte[0]);
+        broker.publishAtScope(scope, subject, reply, Headers.fromNatsBlock(block.getBytes(StandardCharsets.US_ASCII)),
+                new byte[0]);
     }
 
     /** A flow-control response arrived. */
