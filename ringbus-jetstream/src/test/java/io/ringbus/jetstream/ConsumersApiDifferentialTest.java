@@ -86,6 +86,13 @@ class ConsumersApiDifferentialTest {
             {"NEXT 1 $JS.API.CONSUMER.MSG.NEXT.ORDERS.D1", "{\"batch\":1,\"expires\":200000000}"},
             {"NEXT 1 $JS.API.CONSUMER.MSG.NEXT.ORDERS.P1", ""},
             {"NEXT 1 $JS.API.CONSUMER.MSG.NEXT.ORDERS.N1", "{\"batch\":3,\"no_wait\":true}"},
+            {"$JS.API.CONSUMER.CREATE.ORDERS.F1", "{\"stream_name\":\"ORDERS\",\"config\":{\"durable_name\":"
+                    + "\"F1\",\"ack_policy\":\"explicit\",\"filter_subject\":\"orders.a\",\"max_batch\":2}}"},
+            {"NEXT 1 $JS.API.CONSUMER.MSG.NEXT.ORDERS.F1", "1"},
+            {"NEXT 1 $JS.API.CONSUMER.MSG.NEXT.ORDERS.F1", "{\"batch\":3}"},
+            {"NEXT 1 $JS.API.CONSUMER.MSG.NEXT.ORDERS.F1", "{\"batch\":1,\"expires\":100000000,"
+                    + "\"idle_heartbeat\":200000000}"},
+            {"$JS.API.CONSUMER.INFO.ORDERS.F1", ""},
             {"$JS.API.CONSUMER.INFO.ORDERS.D1", ""},
             {"$JS.API.CONSUMER.INFO.ORDERS.N1", ""},
             {"$JS.API.CONSUMER.LIST.ORDERS", ""},

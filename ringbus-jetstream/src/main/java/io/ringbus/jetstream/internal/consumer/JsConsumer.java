@@ -65,6 +65,11 @@ final class JsConsumer {
     private long flowControlId;
     long lastDeliveredMillis;
     boolean dirty;
+    /** Filtered consumers: messages matching in [sseq, countedTo]; -1 until counted. */
+    private long matchingCount = -1;
+    private long countedTo;
+    /** The earliest ack deadline of a pending message (nanoTime); MAX_VALUE when none. */
+    private long nextDueNanos = Long.MAX_VALUE;
 
     /** A pull request waiting for messages. */
     static final class PullRequest {
@@ -151,21 +156,30 @@ final class JsConsumer {
         return config.filterSubject() == null || Subject.matches(config.filterSubject(), subject);
     }
 
-    /** @return messages of the stream not yet delivered that the filter matches (a scan when filtered) */
+    /**
+     * @return messages of the stream not yet delivered that the filter matches: arithmetic when
+     *         unfiltered; when filtered, counted once by a scan and then kept up to date (new
+     *         messages scanned as they come, deliveries subtracted)
+     */
     long numPending(StoredStream stored) {
-        long last = stored.info().lastSequence();
-        long from = Math.max(sseq, stored.info().firstSequence());
-        long count = start.size();
+        var info = stored.info();
+        long last = info.lastSequence();
+        long from = Math.max(sseq, info.firstSequence());
         if (config.filterSubject() == null) {
-            return count + Math.max(0, last - from + 1);
+            return start.size() + Math.max(0, last - from + 1);
         }
-        for (long seq = from; seq <= last; seq++) {
+        if (matchingCount < 0 || from > sseq) {
+            matchingCount = 0; // first count, or retention removed messages not yet read: count again
+            countedTo = from - 1;
+        }
+        for (long seq = Math.max(countedTo + 1, from); seq <= last; seq++) {
             StoredMessage message = stored.read(seq);
             if (message != null && matches(message.subject())) {
-                count++;
+                matchingCount++;
             }
         }
-        return count;
+        countedTo = Math.max(countedTo, last);
+        return start.size() + matchingCount;
     }
 
     /** Marks the consumer used now (a pull request, interest, an ack). */
@@ -189,11 +203,18 @@ final class JsConsumer {
     /** Delivers what it can: redeliveries first, then new messages; expires and heartbeats requests. */
     void pump(StoredStream stored, long now) {
         expireWaiting(now);
-        for (Iterator<Map.Entry<Long, long[]>> it = pending.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<Long, long[]> entry = it.next();
-            if (entry.getValue()[2] <= now && !due.contains(entry.getKey())) {
-                due.add(entry.getKey());
+        if (now - nextDueNanos >= 0) {
+            // Only when a deadline passed: a scan of what is out, bounded by max_ack_pending.
+            long next = Long.MAX_VALUE;
+            for (Map.Entry<Long, long[]> entry : pending.entrySet()) {
+                long dueAt = entry.getValue()[2];
+                if (now - dueAt >= 0) {
+                    due.add(entry.getKey());
+                } else if (!due.contains(entry.getKey())) {
+                    next = Math.min(next, dueAt);
+                }
             }
+            nextDueNanos = next;
         }
         long last = stored.info().lastSequence();
         while (true) {
@@ -262,11 +283,16 @@ final class JsConsumer {
         long first = stored.info().firstSequence();
         if (sseq < first) {
             sseq = first;
+            matchingCount = -1;
         }
         while (sseq <= last) {
-            StoredMessage message = stored.read(sseq++);
+            long seq = sseq++;
+            StoredMessage message = stored.read(seq);
             dirty = true;
             if (message != null && matches(message.subject())) {
+                if (matchingCount > 0 && seq <= countedTo) {
+                    matchingCount--;
+                }
                 return message;
             }
         }
@@ -277,11 +303,13 @@ final class JsConsumer {
         long seq = message.sequence();
         int count = redelivered.getOrDefault(seq, 1);
         long cseq = dseq++;
-        long pendingCount = count > 1 ? 0 : numPendingCheap(stored);
+        long pendingCount = numPending(stored);
         String reply = ackPrefix + count + "." + seq + "." + cseq + "." + message.timestampMillis() * 1_000_000L + "."
                 + pendingCount;
         if (acks()) {
-            pending.put(seq, new long[] {cseq, System.currentTimeMillis(), now + ackWait(count)});
+            long deadline = now + ackWait(count);
+            pending.put(seq, new long[] {cseq, System.currentTimeMillis(), deadline});
+            nextDueNanos = Math.min(nextDueNanos, deadline);
         } else {
             ackFloorStream = seq;
             ackFloorConsumer = cseq;
@@ -308,11 +336,6 @@ final class JsConsumer {
                 status(config.deliverSubject(), flowControlReply, "NATS/1.0 100 FlowControl Request\r\n\r\n");
             }
         }
-    }
-
-    private long numPendingCheap(StoredStream stored) {
-        return config.filterSubject() == null ? start.size() + Math.max(0, stored.info().lastSequence() - sseq + 1)
-                : start.size();
     }
 
     private long ackWait(int deliveryCount) {
@@ -404,6 +427,7 @@ final class JsConsumer {
             } else {
                 out[2] = now + delayNanos;
                 due.remove(seq);
+                nextDueNanos = Math.min(nextDueNanos, out[2]);
             }
         }
     }
@@ -413,6 +437,8 @@ final class JsConsumer {
         long[] out = pending.get(seq);
         if (out != null) {
             out[2] = now + ackWait(redelivered.getOrDefault(seq, 1));
+            due.remove(seq);
+            nextDueNanos = Math.min(nextDueNanos, out[2]);
         }
     }
 
@@ -510,6 +536,7 @@ final class JsConsumer {
         for (JsonNode entry : state.get("pending")) {
             long seq = entry.get(0).asLong();
             pending.put(seq, new long[] {entry.get(1).asLong(), entry.get(2).asLong(), now});
+            nextDueNanos = now;
             int count = entry.get(3).asInt();
             if (count > 1) {
                 redelivered.put(seq, count);
