@@ -2,6 +2,7 @@ package io.ringbus.jetstream;
 
 import io.nats.client.Connection;
 import io.nats.client.JetStream;
+import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
 import io.nats.client.JetStreamSubscription;
 import io.nats.client.Message;
@@ -11,6 +12,7 @@ import io.nats.client.PushSubscribeOptions;
 import io.nats.client.api.AckPolicy;
 import io.nats.client.api.ConsumerConfiguration;
 import io.nats.client.api.ConsumerInfo;
+import io.nats.client.api.ReplayPolicy;
 import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamConfiguration;
 import org.junit.jupiter.api.Test;
@@ -23,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * jnats' own consumers, unchanged, against ringbus-server: a durable pull subscription (fetch, ack,
@@ -87,6 +90,59 @@ class JnatsConsumerTest {
             assertThat(jsm.getAccountStatistics().getConsumers()).isEqualTo(1);
             assertThat(jsm.deleteConsumer("ORDERS", "worker")).isTrue();
             assertThat(jsm.getConsumerNames("ORDERS")).isEmpty();
+        }
+    }
+
+    @Test
+    void nakTermMaxDeliverAndAckAll() throws Exception {
+        try (JetStreamServer server = JetStreamServer.start(store); Connection nats = Nats.connect(server.url())) {
+            stream(nats, "TASKS", "tasks.>");
+            JetStream js = nats.jetStream();
+            publish(js, "tasks.a", 1, 4);
+            JetStreamManagement jsm = nats.jetStreamManagement();
+            JetStreamSubscription sub = js.subscribe("tasks.>", PullSubscribeOptions.builder().durable("t")
+                    .configuration(ConsumerConfiguration.builder().maxDeliver(2).ackWait(Duration.ofSeconds(30))
+                            .build()).build());
+            List<Message> first = sub.fetch(4, Duration.ofSeconds(2));
+            assertThat(first).extracting(JnatsConsumerTest::text).containsExactly("m1", "m2", "m3", "m4");
+            first.get(0).nak(); // again at once
+            first.get(1).term(); // never again
+            first.get(2).nakWithDelay(Duration.ofMillis(600));
+            first.get(3).ackSync(Duration.ofSeconds(2));
+            List<Message> again = sub.fetch(1, Duration.ofSeconds(2));
+            assertThat(again).extracting(JnatsConsumerTest::text).containsExactly("m1");
+            assertThat(again.get(0).metaData().deliveredCount()).isEqualTo(2);
+            again.get(0).nak(); // max_deliver 2: not delivered a third time
+            long start = System.nanoTime();
+            List<Message> delayed = sub.fetch(1, Duration.ofSeconds(3));
+            assertThat(delayed).extracting(JnatsConsumerTest::text).containsExactly("m3");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(400));
+            delayed.get(0).ack();
+            assertThat(sub.fetch(1, Duration.ofMillis(500))).isEmpty();
+
+            JetStreamSubscription all = js.subscribe("tasks.>", PullSubscribeOptions.builder().durable("all")
+                    .configuration(ConsumerConfiguration.builder().ackPolicy(AckPolicy.All).build()).build());
+            List<Message> batch = all.fetch(4, Duration.ofSeconds(2));
+            assertThat(batch).hasSize(4);
+            batch.get(2).ackSync(Duration.ofSeconds(2)); // acknowledges m1..m3
+            ConsumerInfo info = jsm.getConsumerInfo("TASKS", "all");
+            assertThat(info.getNumAckPending()).isEqualTo(1);
+            assertThat(info.getAckFloor().getStreamSequence()).isEqualTo(3);
+            assertThat(jsm.getStreamInfo("TASKS").getStreamState().getConsumerCount()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void optionsRingbusDoesNotHonourAreRefusedByName() throws Exception {
+        try (JetStreamServer server = JetStreamServer.start(store); Connection nats = Nats.connect(server.url())) {
+            stream(nats, "OPTS", "opts.>");
+            JetStreamManagement jsm = nats.jetStreamManagement();
+            assertThatThrownBy(() -> jsm.addOrUpdateConsumer("OPTS", ConsumerConfiguration.builder().durable("h")
+                    .headersOnly(true).replayPolicy(ReplayPolicy.Original).build()))
+                    .isInstanceOf(JetStreamApiException.class)
+                    .hasMessageContaining("not supported by ringbus yet")
+                    .hasMessageContaining("headers_only=true").hasMessageContaining("replay_policy=original");
+            assertThat(jsm.getConsumerNames("OPTS")).isEmpty();
         }
     }
 

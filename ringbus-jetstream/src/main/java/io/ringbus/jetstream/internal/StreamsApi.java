@@ -121,6 +121,9 @@ public final class StreamsApi {
             request.requester().refuse(request.subject());
             return;
         }
+        if (response != null && consumerApi != null) {
+            consumerApi.countConsumers(response);
+        }
         if (response != null) {
             // As nats-server: a message got by MSG.GET is answered outside its API accounting.
             boolean message = response.has("message");

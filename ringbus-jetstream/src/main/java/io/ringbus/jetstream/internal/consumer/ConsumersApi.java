@@ -333,9 +333,34 @@ public final class ConsumersApi {
         consumers.streamGone(stream);
     }
 
-    /** @return the consumers of one stream, for its state's {@code consumer_count} */
-    public int countOf(String stream) {
-        return consumers.call(() -> consumers.of(stream).size());
+    /**
+     * Sets {@code state.consumer_count} of the stream infos in a stream API response (INFO, CREATE,
+     * UPDATE, LIST), which the stream API writes without knowing the consumers.
+     */
+    public void countConsumers(ObjectNode response) {
+        List<ObjectNode> infos = new ArrayList<>();
+        if (response.has("state") && response.has("config")) {
+            infos.add(response);
+        }
+        if (response.get("streams") instanceof ArrayNode streams) {
+            streams.forEach(info -> {
+                if (info instanceof ObjectNode object && object.has("state")) {
+                    infos.add(object);
+                }
+            });
+        }
+        if (infos.isEmpty()) {
+            return;
+        }
+        consumers.call(() -> {
+            for (ObjectNode info : infos) {
+                String stream = info.path("config").path("name").asText();
+                if (info.get("state") instanceof ObjectNode state) {
+                    state.put("consumer_count", consumers.of(stream).size());
+                }
+            }
+            return null;
+        });
     }
 
     private static ObjectNode paged(ObjectNode response, int total, int offset, int limit) {
