@@ -1,6 +1,7 @@
 // Command jsconsumers uses nats.go's JetStream consumers against a server: a durable pull
-// subscription (Fetch, Ack, AckSync) and a push subscription, printing one line per message
-// ("pull m1 1", "push m1") and "done" at the end; any failure exits 1 with its reason.
+// subscription (Fetch, Ack, AckSync), a durable push subscription and an ordered consumer, printing
+// one line per message ("pull m1 1", "push m1 go.x", "ordered m1") and "done" at the end; any
+// failure exits 1 with its reason.
 package main
 
 import (
@@ -79,6 +80,17 @@ func main() {
 		if err := m.Ack(); err != nil {
 			fail("push ack", err)
 		}
+	}
+	ordered, err := js.SubscribeSync("go.>", nats.OrderedConsumer())
+	if err != nil {
+		fail("ordered subscribe", err)
+	}
+	for i := 0; i < 5; i++ {
+		m, err := ordered.NextMsg(3 * time.Second)
+		if err != nil {
+			fail("ordered next", err)
+		}
+		fmt.Printf("ordered %s\n", string(m.Data))
 	}
 	fmt.Println("done")
 }

@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * nats.go's own consumers, unchanged, against ringbus-server: {@code src/test/go/jsconsumers} (built
  * with Debian's go and golang-github-nats-io-go-nats-dev in GOPATH mode, nothing downloaded) pulls
  * with {@code Fetch}, acks with {@code Ack} and {@code AckSync}, reads {@code ConsumerInfo}, and
- * reads the same messages through a durable push subscription.
+ * reads the same messages through a durable push subscription and an ordered consumer.
  */
 class GoConsumerTest {
     private static final Path NATS_GO = Path.of("/usr/share/gocode/src/github.com/nats-io/nats.go");
@@ -39,7 +39,8 @@ class GoConsumerTest {
             }
             assertThat(output.lines().toList()).as(output).containsExactly("pull m1 1", "pull m2 2", "pull m3 3",
                     "pull m4 4", "pull m5 5", "info delivered 5 pending 0", "push m1 go.x", "push m2 go.x",
-                    "push m3 go.x", "push m4 go.x", "push m5 go.x", "done");
+                    "push m3 go.x", "push m4 go.x", "push m5 go.x", "ordered m1", "ordered m2", "ordered m3",
+                    "ordered m4", "ordered m5", "done");
         }
     }
 
