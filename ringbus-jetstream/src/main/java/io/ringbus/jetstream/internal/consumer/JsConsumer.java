@@ -33,6 +33,9 @@ final class JsConsumer {
     /** nats-server's JsDeleteWaitTimeDefault: an ephemeral without interest this long is deleted. */
     static final long EPHEMERAL_INACTIVE_NANOS = 5_000_000_000L;
 
+    /** The most subjects a last_per_subject consumer starts with (each kept until delivered). */
+    static final int MAX_LAST_PER_SUBJECT = 65_536;
+
     final String stream;
     final JsConsumerConfig config;
     final Instant created;
@@ -142,6 +145,11 @@ final class JsConsumer {
                     StoredMessage message = stored.read(seq);
                     if (message != null && matches(message.subject())) {
                         lastOf.put(message.subject(), seq);
+                        if (lastOf.size() > MAX_LAST_PER_SUBJECT) {
+                            throw ConsumerError.create("deliver_policy last_per_subject over more than "
+                                    + MAX_LAST_PER_SUBJECT + " subjects is not supported by ringbus: filter_subject="
+                                    + config.filterSubject());
+                        }
                     }
                 }
                 start.addAll(lastOf.values());
