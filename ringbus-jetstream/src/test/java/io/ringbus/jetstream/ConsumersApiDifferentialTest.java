@@ -39,6 +39,15 @@ class ConsumersApiDifferentialTest {
                     + "\"D1\",\"ack_policy\":\"explicit\"}}"},
             {"$JS.API.CONSUMER.DURABLE.CREATE.ORDERS.D1", "{\"stream_name\":\"ORDERS\",\"config\":{\"durable_name\":"
                     + "\"D1\",\"ack_policy\":\"explicit\"}}"},
+            {"$JS.API.CONSUMER.DURABLE.CREATE.ORDERS.D1", "{\"stream_name\":\"ORDERS\",\"config\":{\"durable_name\":"
+                    + "\"D1\",\"ack_policy\":\"none\"}}"},
+            {"$JS.API.CONSUMER.DURABLE.CREATE.ORDERS.D1", "{\"stream_name\":\"ORDERS\",\"config\":{\"durable_name\":"
+                    + "\"D1\",\"ack_policy\":\"explicit\",\"deliver_policy\":\"new\"}}"},
+            {"$JS.API.CONSUMER.DURABLE.CREATE.ORDERS.D1", "{\"stream_name\":\"ORDERS\",\"config\":{\"durable_name\":"
+                    + "\"D1\",\"ack_policy\":\"explicit\",\"deliver_subject\":\"d1.push\"}}"},
+            {"$JS.API.CONSUMER.DURABLE.CREATE.ORDERS.D1", "{\"stream_name\":\"ORDERS\",\"config\":{\"durable_name\":"
+                    + "\"D1\",\"ack_policy\":\"explicit\",\"ack_wait\":5000000000,\"max_deliver\":7,"
+                    + "\"description\":\"updated\"}}"},
             {"$JS.API.CONSUMER.DURABLE.CREATE.ORDERS.D2", "{\"stream_name\":\"ORDERS\",\"config\":{\"durable_name\":"
                     + "\"X\",\"ack_policy\":\"explicit\"}}"},
             {"$JS.API.CONSUMER.DURABLE.CREATE.ORDERS.D2", "{\"stream_name\":\"ORDERS\",\"config\":{}}"},

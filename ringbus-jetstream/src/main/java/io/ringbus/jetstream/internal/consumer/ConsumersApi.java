@@ -160,7 +160,13 @@ public final class ConsumersApi {
             JsConsumer existing = consumers.find(stream, requested);
             if (existing != null) {
                 if (!existing.config.toJson().equals(config.toJson())) {
-                    throw ConsumerError.create("consumer already exists"); // updates are not supported yet
+                    String refusal = existing.updateRefusal(config);
+                    if (refusal != null) {
+                        throw refusal.equals(ConsumerError.NAME_EXISTS.description())
+                                ? ConsumerError.of(ConsumerError.NAME_EXISTS) : ConsumerError.create(refusal);
+                    }
+                    existing.update(config);
+                    consumers.save(existing);
                 }
                 return existing;
             }

@@ -37,7 +37,8 @@ final class JsConsumer {
     static final int MAX_LAST_PER_SUBJECT = 65_536;
 
     final String stream;
-    final JsConsumerConfig config;
+    /** Changed only by {@link #update}, on the consumers' thread. */
+    JsConsumerConfig config;
     final Instant created;
     private final Broker broker;
     /** The stream's scope: its deliveries reach only subscribers of that scope or higher. */
@@ -472,6 +473,24 @@ final class JsConsumer {
         if (out != null && out[0] > ackFloorConsumer && pending.isEmpty()) {
             ackFloorConsumer = dseq - 1;
         }
+    }
+
+    /**
+     * Takes a new configuration that {@link #updateRefusal} allowed (nats-server's updateConfig):
+     * limits, ack wait, backoff, filter, deliver subject and the like take effect at once.
+     */
+    void update(JsConsumerConfig updated) {
+        if (!java.util.Objects.equals(updated.filterSubject(), config.filterSubject())) {
+            matchingCount = -1;
+        }
+        config = updated;
+        dirty = true;
+    }
+
+    /** @return why {@code updated} may not replace the configuration (nats-server's texts), or null */
+    String updateRefusal(JsConsumerConfig updated) {
+        return ConsumerUpdate.refusal(config, updated,
+                config.push() && client.hasSubscribers(config.deliverSubject()));
     }
 
     /** @return messages due for redelivery now */
