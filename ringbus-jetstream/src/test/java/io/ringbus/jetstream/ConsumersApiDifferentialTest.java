@@ -81,6 +81,8 @@ class ConsumersApiDifferentialTest {
             {"$JS.API.CONSUMER.CREATE.ORDERS.P1", "{\"stream_name\":\"ORDERS\",\"config\":{\"deliver_subject\":"
                     + "\"push.p1\",\"ack_policy\":\"none\",\"deliver_policy\":\"by_start_sequence\",\"opt_start_seq\":2,"
                     + "\"idle_heartbeat\":5000000000,\"flow_control\":true}}"},
+            {"$JS.API.CONSUMER.CREATE.ORDERS.N3", "{\"stream_name\":\"ORDERS\",\"config\":{\"ack_policy\":"
+                    + "\"explicit\"}}"},
             {"$JS.API.CONSUMER.CREATE.WQ.W1", "{\"stream_name\":\"WQ\",\"config\":{\"ack_policy\":\"none\"}}"},
             {"$JS.API.CONSUMER.CREATE.WQ.W1", "{\"stream_name\":\"WQ\",\"config\":{\"ack_policy\":\"explicit\"}}"},
             {"$JS.API.CONSUMER.CREATE.WQ.W2", "{\"stream_name\":\"WQ\",\"config\":{\"ack_policy\":\"explicit\"}}"},
@@ -101,6 +103,8 @@ class ConsumersApiDifferentialTest {
             {"NEXT 1 $JS.API.CONSUMER.MSG.NEXT.ORDERS.F1", "{\"batch\":3}"},
             {"NEXT 1 $JS.API.CONSUMER.MSG.NEXT.ORDERS.F1", "{\"batch\":1,\"expires\":100000000,"
                     + "\"idle_heartbeat\":200000000}"},
+            {"NEXT 1 $JS.API.CONSUMER.MSG.NEXT.ORDERS.N3", "{\"batch\":2,\"max_bytes\":3}"},
+            {"NEXT 2 $JS.API.CONSUMER.MSG.NEXT.ORDERS.N3", "{\"batch\":5,\"max_bytes\":20,\"expires\":300000000}"},
             {"$JS.API.CONSUMER.INFO.ORDERS.F1", ""},
             {"$JS.API.CONSUMER.INFO.ORDERS.D1", ""},
             {"$JS.API.CONSUMER.INFO.ORDERS.N1", ""},

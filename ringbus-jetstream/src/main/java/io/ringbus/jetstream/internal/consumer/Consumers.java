@@ -88,7 +88,7 @@ public final class Consumers implements RequestHandler, AutoCloseable {
                     JsConsumerConfig config = JsConsumerConfig.parse(saved.state().get("config"));
                     JsConsumer consumer = new JsConsumer(stream, config, Instant.parse(saved.state().get("created")
                             .asText()), broker);
-                    consumer.restore(saved.state(), now);
+                    ConsumerJson.restore(consumer, saved.state(), now);
                     byStream.computeIfAbsent(stream, s -> new TreeMap<>()).put(consumer.name(), consumer);
                 } catch (RuntimeException e) {
                     LOG.warn("jetstream: consumer {} > {} not restored: {}", stream, saved.name(), e.toString());
@@ -201,7 +201,7 @@ public final class Consumers implements RequestHandler, AutoCloseable {
     void save(JsConsumer consumer) {
         consumer.dirty = false;
         if (persistent(consumer.config)) {
-            files.save(consumer.stream, consumer.name(), consumer.state());
+            files.save(consumer.stream, consumer.name(), ConsumerJson.state(consumer));
         }
     }
 

@@ -147,7 +147,7 @@ public final class ConsumersApi {
             JsConsumerConfig checked = ConsumerChecks.check(config.withDefaults(name), stored);
             return consumers.call(() -> {
                 JsConsumer consumer = createOn(stream, stored, checked, consumerName);
-                return consumer.info(response, stored);
+                return ConsumerJson.info(consumer, response, stored);
             });
         } catch (ConsumerError failure) {
             return error(response, failure.error);
@@ -245,7 +245,7 @@ public final class ConsumersApi {
                 if (consumer == null) {
                     return error(response, ConsumerError.NOT_FOUND);
                 }
-                return consumer.info(response, stored.get());
+                return ConsumerJson.info(consumer, response, stored.get());
             });
         } catch (ConsumerError failure) {
             return error(response, failure.error);
@@ -297,7 +297,7 @@ public final class ConsumersApi {
             ArrayNode page = response.putArray("consumers");
             for (JsConsumer consumer : all.subList(start, Math.min(all.size(), start + limit))) {
                 if (list) {
-                    page.add(consumer.info(JsConsumerConfig.MAPPER.createObjectNode(), stored.get()));
+                    page.add(ConsumerJson.info(consumer, JsConsumerConfig.MAPPER.createObjectNode(), stored.get()));
                 } else {
                     page.add(consumer.name());
                 }

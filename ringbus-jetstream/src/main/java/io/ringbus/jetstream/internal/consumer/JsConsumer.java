@@ -69,6 +69,11 @@ final class JsConsumer {
     private long flowControlId;
     long lastDeliveredMillis;
     boolean dirty;
+    private static final int REDELIVERY = 0;
+    private static final int START = 1;
+    private static final int SCAN = 2;
+    /** Where {@link #next} took its last message from (to put it back). */
+    private int lastSource;
     /** Filtered consumers: messages matching in [sseq, countedTo]; -1 until counted. */
     private long matchingCount = -1;
     private long countedTo;
@@ -243,7 +248,11 @@ final class JsConsumer {
                 endOfStream();
                 break;
             }
-            deliver(message, target, stored, now);
+            String reply = ackReply(message, stored);
+            if (!config.push() && tooLarge(message, reply)) {
+                continue;
+            }
+            deliver(message, target, reply, now);
         }
         heartbeats(now);
     }
@@ -281,11 +290,13 @@ final class JsConsumer {
                 continue;
             }
             redelivered.put(seq, count + 1);
+            lastSource = REDELIVERY;
             return message;
         }
         while (!start.isEmpty()) {
             StoredMessage message = stored.read(start.pollFirst());
             if (message != null) {
+                lastSource = START;
                 return message;
             }
         }
@@ -302,19 +313,62 @@ final class JsConsumer {
                 if (matchingCount > 0 && seq <= countedTo) {
                     matchingCount--;
                 }
+                lastSource = SCAN;
                 return message;
             }
         }
         return null;
     }
 
-    private void deliver(StoredMessage message, String target, StoredStream stored, long now) {
+    /**
+     * nats-server's max_bytes: a message larger than what the first pull request has left ends that
+     * request with {@code 409 Message Size Exceeds MaxBytes}, and the message stays for the next one.
+     */
+    private boolean tooLarge(StoredMessage message, String reply) {
+        PullRequest request = waiting.peekFirst();
+        if (request == null || request.maxBytes <= 0 || size(message, reply) <= request.maxBytes) {
+            return false;
+        }
+        status(request.reply, null, pendingStatus("409 Message Size Exceeds MaxBytes", request));
+        waiting.pollFirst();
+        long seq = message.sequence();
+        switch (lastSource) {
+            case REDELIVERY -> {
+                int count = redelivered.getOrDefault(seq, 2) - 1;
+                if (count <= 1) {
+                    redelivered.remove(seq);
+                } else {
+                    redelivered.put(seq, count);
+                }
+                due.add(seq);
+            }
+            case START -> start.add(seq);
+            default -> {
+                sseq = seq;
+                if (matchingCount >= 0 && seq <= countedTo) {
+                    matchingCount++;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** nats-server's size of a delivery: subject, ack subject, headers and payload. */
+    private static long size(StoredMessage message, String reply) {
+        return message.payload().length + message.subject().length() + reply.length()
+                + (message.headers().isEmpty() ? 0 : message.headers().toNatsBlock().length);
+    }
+
+    /** @return the ack subject of the next delivery of {@code message} */
+    private String ackReply(StoredMessage message, StoredStream stored) {
+        return ackPrefix + redelivered.getOrDefault(message.sequence(), 1) + "." + message.sequence() + "." + dseq
+                + "." + message.timestampMillis() * 1_000_000L + "." + numPending(stored);
+    }
+
+    private void deliver(StoredMessage message, String target, String reply, long now) {
         long seq = message.sequence();
         int count = redelivered.getOrDefault(seq, 1);
         long cseq = dseq++;
-        long pendingCount = numPending(stored);
-        String reply = ackPrefix + count + "." + seq + "." + cseq + "." + message.timestampMillis() * 1_000_000L + "."
-                + pendingCount;
         if (acks()) {
             long deadline = now + ackWait(count);
             pending.put(seq, new long[] {cseq, System.currentTimeMillis(), deadline});
@@ -326,7 +380,7 @@ final class JsConsumer {
         lastDeliveredMillis = System.currentTimeMillis();
         dirty = true;
         byte[] headers = message.headers().isEmpty() ? null : message.headers().toNatsBlock();
-        long size = message.payload().length + (headers == null ? 0 : headers.length) + message.subject().length();
+        long size = size(message, reply);
         // Shown under the stored subject, as nats-server delivers (KV watchers read the key from it).
         broker.publishAtScope(scope, target, reply, headers == null ? null : Headers.fromNatsBlock(headers),
                 new DeliveredAs(message.subject(), message.payload()));
@@ -512,65 +566,13 @@ final class JsConsumer {
         waiting.clear();
     }
 
-    /** @return nats-server's ConsumerInfo (without the response type) */
-    ObjectNode info(ObjectNode target, StoredStream stored) {
-        target.put("stream_name", stream);
-        target.put("name", name());
-        target.put("created", created.toString());
-        target.set("config", config.toJson());
-        ObjectNode delivered = target.putObject("delivered");
-        delivered.put("consumer_seq", dseq - 1);
-        delivered.put("stream_seq", Math.max(0, (start.isEmpty() ? sseq : start.first()) - 1));
-        if (lastDeliveredMillis > 0) {
-            delivered.put("last_active", Instant.ofEpochMilli(lastDeliveredMillis).toString());
-        }
-        ObjectNode floor = target.putObject("ack_floor");
-        floor.put("consumer_seq", ackFloorConsumer);
-        floor.put("stream_seq", ackFloorStream);
-        target.put("num_ack_pending", pending.size());
-        target.put("num_redelivered", redelivered.size());
-        target.put("num_waiting", waiting.size());
-        target.put("num_pending", numPending(stored));
-        if (config.push() && client.hasSubscribers(config.deliverSubject())) {
-            target.put("push_bound", true);
-        }
-        return target;
+    /** @return whether a push consumer's deliver subject has subscribers now */
+    boolean pushBound() {
+        return config.push() && client.hasSubscribers(config.deliverSubject());
     }
 
-    /** @return the state to persist */
-    ObjectNode state() {
-        ObjectNode json = JsConsumerConfig.MAPPER.createObjectNode();
-        json.put("created", created.toString());
-        json.set("config", config.toJson());
-        json.put("sseq", sseq);
-        json.put("dseq", dseq);
-        json.put("floor_stream", ackFloorStream);
-        json.put("floor_consumer", ackFloorConsumer);
-        ArrayNode out = json.putArray("pending");
-        pending.forEach((seq, entry) -> out.addArray().add(seq).add(entry[0]).add(entry[1])
-                .add(redelivered.getOrDefault(seq, 1)));
-        ArrayNode starts = json.putArray("start");
-        start.forEach(starts::add);
-        return json;
-    }
-
-    /** Restores persisted state: every pending message is due again after its ack wait from now. */
-    void restore(JsonNode state, long now) {
-        sseq = state.get("sseq").asLong();
-        dseq = state.get("dseq").asLong();
-        ackFloorStream = state.get("floor_stream").asLong();
-        ackFloorConsumer = state.get("floor_consumer").asLong();
-        for (JsonNode entry : state.get("pending")) {
-            long seq = entry.get(0).asLong();
-            pending.put(seq, new long[] {entry.get(1).asLong(), entry.get(2).asLong(), now});
-            nextDueNanos = now;
-            int count = entry.get(3).asInt();
-            if (count > 1) {
-                redelivered.put(seq, count);
-            }
-        }
-        for (JsonNode seq : state.get("start")) {
-            start.add(seq.asLong());
-        }
+    /** Everything restored is due again at once. */
+    void dueNow(long now) {
+        nextDueNanos = now;
     }
 }
