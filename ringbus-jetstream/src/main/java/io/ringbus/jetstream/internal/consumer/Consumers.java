@@ -373,6 +373,8 @@ public final class Consumers implements RequestHandler, AutoCloseable {
             save(consumer); // AckSync: durable before it is answered
             request.reply(null, new byte[0]);
         }
+        // An ack may free room under max_ack_pending: deliver now rather than at the next tick.
+        stream(tokens[2]).ifPresent(stored -> consumer.pump(stored, now));
     }
 
     /** {@code -NAK {"delay": nanos}}; anything else is no delay. */

@@ -177,8 +177,12 @@ final class JsConsumer {
      */
     long numPending(StoredStream stored) {
         var info = stored.info();
-        long last = info.lastSequence();
-        long from = Math.max(sseq, info.firstSequence());
+        return numPending(stored, info.firstSequence(), info.lastSequence());
+    }
+
+    /** As {@link #numPending(StoredStream)} with the stream's first and last sequences known. */
+    private long numPending(StoredStream stored, long firstSeq, long last) {
+        long from = Math.max(sseq, firstSeq);
         if (config.filterSubject() == null) {
             return start.size() + Math.max(0, last - from + 1);
         }
@@ -230,7 +234,9 @@ final class JsConsumer {
             }
             nextDueNanos = next;
         }
-        long last = stored.info().lastSequence();
+        var info = stored.info(); // once per pump: it takes the stream's locks
+        long first = info.firstSequence();
+        long last = info.lastSequence();
         while (true) {
             String target = target(now);
             if (target == null) {
@@ -243,12 +249,12 @@ final class JsConsumer {
                     && bytesSinceFlowControl >= FLOW_CONTROL_BYTES) {
                 break;
             }
-            StoredMessage message = next(stored, last);
+            StoredMessage message = next(stored, first, last);
             if (message == null) {
                 endOfStream();
                 break;
             }
-            String reply = ackReply(message, stored);
+            String reply = ackReply(message, stored, first, last);
             if (!config.push() && tooLarge(message, reply)) {
                 continue;
             }
@@ -272,7 +278,7 @@ final class JsConsumer {
         return null;
     }
 
-    private StoredMessage next(StoredStream stored, long last) {
+    private StoredMessage next(StoredStream stored, long first, long last) {
         while (!due.isEmpty()) {
             long seq = due.pollFirst();
             long[] out = pending.get(seq);
@@ -300,7 +306,6 @@ final class JsConsumer {
                 return message;
             }
         }
-        long first = stored.info().firstSequence();
         if (sseq < first) {
             sseq = first;
             matchingCount = -1;
@@ -360,9 +365,9 @@ final class JsConsumer {
     }
 
     /** @return the ack subject of the next delivery of {@code message} */
-    private String ackReply(StoredMessage message, StoredStream stored) {
+    private String ackReply(StoredMessage message, StoredStream stored, long first, long last) {
         return ackPrefix + redelivered.getOrDefault(message.sequence(), 1) + "." + message.sequence() + "." + dseq
-                + "." + message.timestampMillis() * 1_000_000L + "." + numPending(stored);
+                + "." + message.timestampMillis() * 1_000_000L + "." + numPending(stored, first, last);
     }
 
     private void deliver(StoredMessage message, String target, String reply, long now) {
