@@ -103,6 +103,20 @@ class ConsumersApiDifferentialTest {
             {"NEXT 1 $JS.API.CONSUMER.MSG.NEXT.ORDERS.F1", "{\"batch\":3}"},
             {"NEXT 1 $JS.API.CONSUMER.MSG.NEXT.ORDERS.F1", "{\"batch\":1,\"expires\":100000000,"
                     + "\"idle_heartbeat\":200000000}"},
+            {"$JS.API.CONSUMER.DURABLE.CREATE.ORDERS.L1", "{\"stream_name\":\"ORDERS\",\"config\":{\"durable_name\":"
+                    + "\"L1\",\"deliver_policy\":\"last\",\"ack_policy\":\"none\"}}"},
+            {"NEXT 1 $JS.API.CONSUMER.MSG.NEXT.ORDERS.L1", "{\"batch\":5,\"no_wait\":true}"},
+            {"$JS.API.CONSUMER.DURABLE.CREATE.ORDERS.T1", "{\"stream_name\":\"ORDERS\",\"config\":{\"durable_name\":"
+                    + "\"T1\",\"deliver_policy\":\"by_start_time\",\"opt_start_time\":\"2000-01-01T00:00:00Z\","
+                    + "\"ack_policy\":\"explicit\"}}"},
+            {"NEXT 3 $JS.API.CONSUMER.MSG.NEXT.ORDERS.T1", "3"},
+            {"$JS.API.CONSUMER.INFO.ORDERS.L1", ""},
+            {"$JS.API.CONSUMER.DURABLE.CREATE.ORDERS.H1", "{\"stream_name\":\"ORDERS\",\"config\":{\"durable_name\":"
+                    + "\"H1\",\"deliver_policy\":\"new\",\"ack_policy\":\"explicit\"}}"},
+            {"NEXT 1 $JS.API.CONSUMER.MSG.NEXT.ORDERS.H1", "{\"batch\":1,\"expires\":2000000000,"
+                    + "\"idle_heartbeat\":300000000}"},
+            {"$JS.API.CONSUMER.DELETE.ORDERS.L1", ""},
+            {"$JS.API.CONSUMER.DELETE.ORDERS.T1", ""},
             {"NEXT 1 $JS.API.CONSUMER.MSG.NEXT.ORDERS.N3", "{\"batch\":2,\"max_bytes\":3}"},
             {"NEXT 2 $JS.API.CONSUMER.MSG.NEXT.ORDERS.N3", "{\"batch\":5,\"max_bytes\":20,\"expires\":300000000}"},
             {"$JS.API.CONSUMER.INFO.ORDERS.F1", ""},

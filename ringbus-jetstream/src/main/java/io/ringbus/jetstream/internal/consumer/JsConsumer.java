@@ -442,18 +442,22 @@ final class JsConsumer {
     private void heartbeats(long now) {
         for (PullRequest request : waiting) {
             if (request.heartbeatNanos > 0 && now - request.lastSentNanos >= request.heartbeatNanos) {
-                status(request.reply, null, "NATS/1.0 100 Idle Heartbeat\r\n\r\n");
+                status(request.reply, null, heartbeat(null));
                 request.lastSentNanos = now;
             }
         }
         if (config.push() && config.heartbeatNanos() > 0 && now - lastSentNanos >= config.heartbeatNanos()
                 && client.hasSubscribers(config.deliverSubject())) {
-            String block = "NATS/1.0 100 Idle Heartbeat\r\nNats-Last-Consumer: " + (dseq - 1)
-                    + "\r\nNats-Last-Stream: " + (sseq - 1) + "\r\n"
-                    + (flowControlReply == null ? "" : "Nats-Consumer-Stalled: " + flowControlReply + "\r\n") + "\r\n";
-            status(config.deliverSubject(), null, block);
+            status(config.deliverSubject(), null, heartbeat(flowControlReply));
             lastSentNanos = now;
         }
+    }
+
+    /** nats-server's sendIdleHeartbeat: the last delivered sequences, and the flow-control reply it waits for. */
+    private String heartbeat(String stalledOn) {
+        return "NATS/1.0 100 Idle Heartbeat\r\nNats-Last-Consumer: " + (dseq - 1) + "\r\nNats-Last-Stream: "
+                + Math.max(0, sseq - 1) + "\r\n" + (stalledOn == null ? "" : "Nats-Consumer-Stalled: " + stalledOn + "\r\n")
+                + "\r\n";
     }
 
     private static String pendingStatus(String status, PullRequest request) {
