@@ -137,6 +137,24 @@ public interface Broker extends Client, AutoCloseable {
     Client client(Scope scope);
 
     /**
+     * Publishes data of {@code dataScope} on {@code subject} on the broker's own behalf (a stream's
+     * message handed to a consumer's inbox or deliver subject): only subscribers of that scope or
+     * higher receive it, whatever the subject's own scope, so a PUBLIC subscriber to {@code _INBOX.>}
+     * never sees a PRIVATE stream's messages. The reply subject is passed on as is (it is the
+     * broker's, not a request's: no reply scope is remembered for it). Waits while the ring is full.
+     *
+     * @param dataScope the scope of the data
+     * @param subject   a literal subject
+     * @param replyTo   a reply subject, or {@code null}
+     * @param headers   headers, or {@code null}
+     * @param payload   the payload
+     * @throws UnsupportedOperationException when this broker cannot (the default)
+     */
+    default void publishAtScope(Scope dataScope, String subject, String replyTo, Headers headers, Object payload) {
+        throw new UnsupportedOperationException("this broker cannot publish at a scope");
+    }
+
+    /**
      * Returns a new client limited to {@code scope} with an identity of its own: the messages it
      * publishes carry its {@link Client#id()} as {@link Message#origin()}, so its own
      * subscriptions can recognise them (NATS {@code echo: false}). Cheap: one small object.

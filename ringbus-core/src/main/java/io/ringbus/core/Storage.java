@@ -94,6 +94,19 @@ public interface Storage extends AutoCloseable {
         return List.of();
     }
 
+    /**
+     * Small documents an extension of the server keeps in the store under its own {@code area}
+     * (JetStream's consumers), written through the store's durability discipline.
+     *
+     * @param area a name (letters, digits, {@code -}, {@code _}), the documents' own namespace
+     * @return the area's documents
+     * @throws IllegalArgumentException      naming the area when it is not a valid name
+     * @throws UnsupportedOperationException when this store keeps no documents (the default)
+     */
+    default Documents documents(String area) {
+        throw new UnsupportedOperationException(describe() + " keeps no documents");
+    }
+
     /** Closes every stream and consumer; appends acknowledged stay stored. Idempotent. */
     @Override
     void close();

@@ -3,6 +3,8 @@ package io.ringbus.jetstream;
 import io.ringbus.core.Storage;
 import io.ringbus.jetstream.internal.ApiDispatcher;
 import io.ringbus.jetstream.internal.StreamsApi;
+import io.ringbus.jetstream.internal.consumer.Consumers;
+import io.ringbus.jetstream.internal.consumer.ConsumersApi;
 import io.ringbus.server.ServerRequests;
 import io.ringbus.server.spi.ExtensionContext;
 import io.ringbus.server.spi.ExtensionSettings;
@@ -23,6 +25,7 @@ public final class JetStreamExtension implements ServerExtension {
     private static final Logger LOG = LoggerFactory.getLogger(JetStreamExtension.class);
 
     private ApiDispatcher dispatcher;
+    private Consumers consumers;
 
     /** An extension that reads its settings when the server starts it. */
     public JetStreamExtension() {
@@ -51,12 +54,30 @@ public final class JetStreamExtension implements ServerExtension {
             return;
         }
         StreamsApi streams = StreamsApi.open(context.broker(), storage, settings);
+        io.ringbus.core.Documents documents = null;
+        try {
+            documents = storage.documents("jetstream");
+        } catch (UnsupportedOperationException none) {
+            // below: consumers need somewhere to keep their state
+        }
+        if (documents != null) {
+            consumers = new Consumers(context.broker(), documents);
+            streams.consumers(new ConsumersApi(consumers));
+            context.handle(ServerRequests.JETSTREAM_ACK_PREFIX, consumers);
+            context.handle(ServerRequests.JETSTREAM_FLOW_CONTROL_PREFIX, consumers);
+        } else {
+            LOG.warn("jetstream: consumers not served: {} keeps no documents", storage.describe());
+        }
         dispatcher = new ApiDispatcher(streams, settings);
         context.handle(ServerRequests.JETSTREAM_API_PREFIX, dispatcher);
         LOG.info("jetstream: on, streams in {}; {} streams (max_streams {}), API queue {} requests "
                         + "({} per connection), max_file_store unlimited, memory storage not supported",
                 storage.describe(), streams.count(), settings.maxStreams(), settings.maxPendingRequests(),
                 settings.maxPendingPerConnection());
+        if (consumers != null) {
+            LOG.info("jetstream: {} consumers (max {}, max_ack_pending at most {}, max_waiting at most {})",
+                    consumers.count(), Consumers.MAX_CONSUMERS, Consumers.MAX_ACK_PENDING, Consumers.MAX_WAITING);
+        }
     }
 
     @Override
@@ -64,6 +85,10 @@ public final class JetStreamExtension implements ServerExtension {
         if (dispatcher != null) {
             dispatcher.close();
             dispatcher = null;
+        }
+        if (consumers != null) {
+            consumers.close();
+            consumers = null;
         }
     }
 }

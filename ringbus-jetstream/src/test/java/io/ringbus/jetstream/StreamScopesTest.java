@@ -37,6 +37,10 @@ class StreamScopesTest {
             try (RingbusServer server = RingbusServer.start(broker, config);
                  Connection core = connect(server, "core", "core-pw");
                  Connection edge = connect(server, "edge", "edge-pw")) {
+                // A PUBLIC eavesdropper on every subject: the PRIVATE user's API answers go to a
+                // PUBLIC inbox, and must still never reach it.
+                io.nats.client.Subscription eavesdrop = edge.subscribe(">");
+                edge.flush(Duration.ofSeconds(5));
                 assertThat(ask(core, "$JS.API.STREAM.CREATE.SECRET",
                         "{\"name\":\"SECRET\",\"subjects\":[\"secret.>\"],\"allow_direct\":true}"))
                         .contains("\"did_create\":true");
@@ -64,6 +68,11 @@ class StreamScopesTest {
 
                 assertThat(ask(core, "$JS.API.STREAM.INFO.SECRET", "")).contains("\"messages\":1");
                 assertThat(ask(core, "$JS.API.DIRECT.GET.SECRET.secret.x", "")).isEqualTo("s");
+                for (Message seen = eavesdrop.nextMessage(Duration.ofMillis(500)); seen != null;
+                     seen = eavesdrop.nextMessage(Duration.ofMillis(200))) {
+                    assertThat(new String(seen.getData(), StandardCharsets.UTF_8)).as(seen.getSubject())
+                            .doesNotContain("SECRET").doesNotContain("secret.");
+                }
             }
         }
     }

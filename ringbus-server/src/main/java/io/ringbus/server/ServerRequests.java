@@ -30,7 +30,13 @@ public final class ServerRequests {
     public static final List<String> JETSTREAM_API_SUBJECTS = List.of("$JS.API.INFO", "$JS.API.STREAM.CREATE",
             "$JS.API.STREAM.UPDATE", "$JS.API.STREAM.INFO", "$JS.API.STREAM.DELETE", "$JS.API.STREAM.NAMES",
             "$JS.API.STREAM.LIST", "$JS.API.STREAM.MSG.GET", "$JS.API.STREAM.PURGE", "$JS.API.STREAM.MSG.DELETE",
-            "$JS.API.DIRECT.GET");
+            "$JS.API.DIRECT.GET", "$JS.API.CONSUMER.CREATE", "$JS.API.CONSUMER.DURABLE.CREATE",
+            "$JS.API.CONSUMER.INFO", "$JS.API.CONSUMER.DELETE", "$JS.API.CONSUMER.NAMES", "$JS.API.CONSUMER.LIST",
+            "$JS.API.CONSUMER.MSG.NEXT");
+    /** Prefix of JetStream's ack subjects ({@code $JS.ACK.<stream>.<consumer>.<delivered>.<sseq>.<cseq>.<ts>.<pending>}). */
+    public static final String JETSTREAM_ACK_PREFIX = "$JS.ACK.";
+    /** Prefix of JetStream's flow-control answers of push consumers ({@code $JS.FC.<stream>.<consumer>.<id>}). */
+    public static final String JETSTREAM_FLOW_CONTROL_PREFIX = "$JS.FC.";
     /** The monitor's HTTP paths (GET). */
     public static final List<String> MONITOR_PATHS = List.of("/", "/varz", "/connz", "/subsz", "/healthz",
             "/metrics", "/dashz");
@@ -43,6 +49,8 @@ public final class ServerRequests {
         List<String> all = new ArrayList<>(PROTOCOL_VERBS);
         all.addAll(API_SUBJECTS);
         all.addAll(JETSTREAM_API_SUBJECTS);
+        all.add(JETSTREAM_ACK_PREFIX);
+        all.add(JETSTREAM_FLOW_CONTROL_PREFIX);
         for (String path : MONITOR_PATHS) {
             all.add("GET " + path);
         }

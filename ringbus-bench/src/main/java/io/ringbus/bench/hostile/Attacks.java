@@ -18,6 +18,7 @@ public final class Attacks {
         all.addAll(ProtocolAttacks.all());
         all.addAll(ApiAttacks.all());
         all.addAll(JetStreamAttacks.all());
+        all.addAll(ConsumerAttacks.all());
         all.addAll(StorageAttacks.all());
         all.addAll(AuthAttacks.all());
         all.addAll(MonitorAttacks.all());

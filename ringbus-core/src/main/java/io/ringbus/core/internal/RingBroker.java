@@ -288,14 +288,25 @@ public final class RingBroker implements Broker {
      * @throws IllegalStateException when the broker is closed
      */
     void publishOriginated(Scope dataScope, String subject, Headers headers, Object payload) {
+        publishAtScope(dataScope, index.route(subject), subject, null, headers, payload);
+    }
+
+    /** As a network client's subjects: NATS' characters accepted ({@link Client#verbatim()}). */
+    @Override
+    public void publishAtScope(Scope dataScope, String subject, String replyTo, Headers headers, Object payload) {
+        publishAtScope(dataScope, index.routeVerbatim(subject), subject, replyTo, headers, payload);
+    }
+
+    private void publishAtScope(Scope dataScope, Route found, String subject, String replyTo, Headers headers,
+                                Object payload) {
         if (closed) {
             throw closedException("publish");
         }
-        Route route = index.route(subject);
+        Route route = found;
         if (dataScope.ordinal() > route.scope.ordinal()) {
             route = index.routeAtScope(route, dataScope);
         }
-        publishAcked(Scope.ROOT, 0, route, subject, null, headers, payload, true, false, true);
+        publishAcked(Scope.ROOT, 0, route, subject, replyTo, headers, payload, true, false, true);
     }
 
     /**
@@ -354,7 +365,7 @@ public final class RingBroker implements Broker {
                 publishWaits.increment();
                 LockSupport.parkNanos(MAX_PARK_NANOS);
             }
-        } else if (replyTo != null && !rememberReplyScope(clientScope, replyTo, wait)) {
+        } else if (replyTo != null && !originated && !rememberReplyScope(clientScope, replyTo, wait)) {
             return ack == NOT_STORED ? null : countRejected(ack);
         }
         Headers h = headers == null ? Headers.EMPTY : headers;

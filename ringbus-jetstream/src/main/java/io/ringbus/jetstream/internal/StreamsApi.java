@@ -11,6 +11,7 @@ import io.ringbus.core.StoredMessage;
 import io.ringbus.core.StoredStream;
 import io.ringbus.core.Subject;
 import io.ringbus.jetstream.JetStreamSettings;
+import io.ringbus.jetstream.internal.consumer.ConsumersApi;
 import io.ringbus.server.spi.ApiRequest;
 import io.ringbus.server.spi.Requester;
 
@@ -44,6 +45,8 @@ public final class StreamsApi {
     private final AtomicLong total = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
     private final MessagesApi messages;
+    /** The consumer requests ({@code $JS.API.CONSUMER.>}), or null when none are served. */
+    private volatile ConsumersApi consumers;
 
     private StreamsApi(Broker broker, StreamCatalog catalog, JetStreamSettings settings) {
         this.broker = broker;
@@ -63,6 +66,13 @@ public final class StreamsApi {
      */
     public static StreamsApi open(Broker broker, Storage storage, JetStreamSettings settings) {
         return new StreamsApi(broker, StreamCatalog.open(broker, storage), settings);
+    }
+
+    /** Serves the consumer requests with {@code api}. */
+    public void consumers(ConsumersApi api) {
+        this.consumers = api;
+        api.maxConsumersFrom(name -> catalog.stream(name).map(stream -> (int) catalog.entry(stream).config().maxConsumers())
+                .orElse(0));
     }
 
     /** @return the streams now */
@@ -88,6 +98,16 @@ public final class StreamsApi {
         }
         String kind = tokens.length >= 4 ? tokens[2] + "." + tokens[3] : tokens.length == 3 ? tokens[2] : "";
         ObjectNode response;
+        ConsumersApi consumerApi = consumers;
+        if (consumerApi != null && tokens.length >= 4 && tokens[2].equals("CONSUMER")) {
+            response = consumerApi.answer(request, tokens);
+            if (response != null) {
+                total.incrementAndGet();
+                errors.addAndGet(response.has("error") ? 1 : 0);
+                request.reply(null, ApiJson.bytes(response));
+            }
+            return;
+        }
         try {
             response = switch (tokens.length) {
                 case 3 -> kind.equals("INFO") ? accountInfo(request) : null;
@@ -114,6 +134,9 @@ public final class StreamsApi {
         } catch (Refused refusal) {
             request.requester().refuse(request.subject());
             return;
+        }
+        if (response != null && consumerApi != null) {
+            consumerApi.countConsumers(response);
         }
         if (response != null) {
             // As nats-server: a message got by MSG.GET is answered outside its API accounting.
@@ -148,7 +171,7 @@ public final class StreamsApi {
         response.put("memory", 0);
         response.put("storage", bytes);
         response.put("streams", streams);
-        response.put("consumers", 0);
+        response.put("consumers", consumers == null ? 0 : consumers.countVisible(request.requester().scope()));
         ObjectNode limits = response.putObject("limits");
         limits.put("max_memory", -1);
         limits.put("max_storage", -1);
@@ -302,6 +325,9 @@ public final class StreamsApi {
             return ApiJson.error(response, ApiError.deleteFailed(e.getMessage()));
         }
         catalog.forget(name);
+        if (consumers != null) {
+            consumers.streamGone(name);
+        }
         return response.put("success", true);
     }
 

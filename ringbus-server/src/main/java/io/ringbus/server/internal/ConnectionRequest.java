@@ -1,6 +1,6 @@
 package io.ringbus.server.internal;
 
-import io.ringbus.core.Client;
+import io.ringbus.core.Broker;
 import io.ringbus.core.Headers;
 import io.ringbus.core.Scope;
 import io.ringbus.core.ScopeViolationException;
@@ -13,18 +13,19 @@ import java.util.function.Consumer;
 
 /**
  * A request from one connection to an extension's subject: copies of what it published, and its
- * answer published by the broker's shared client of the requester's scope (as the server's own
- * API answers), verbatim unless the client is pedantic.
+ * answer published as data of the requester's scope ({@link Broker#publishAtScope}): the request
+ * never went through the broker, which therefore remembers no scope for its reply subject, so only
+ * this keeps a PUBLIC subscriber to {@code _INBOX.>} from reading a PRIVATE client's answers.
  *
  * @param subject   the subject published to
  * @param replyTo   the reply subject, or null
  * @param headers   the header block, or null
  * @param payload   the payload
  * @param requester who sent it
- * @param replies   the client that publishes the answer
+ * @param broker    publishes the answer
  */
 record ConnectionRequest(String subject, String replyTo, byte[] headers, byte[] payload, Requester requester,
-                         Client replies) implements ApiRequest {
+                         Broker broker) implements ApiRequest {
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionRequest.class);
 
     @Override
@@ -33,11 +34,8 @@ record ConnectionRequest(String subject, String replyTo, byte[] headers, byte[] 
             return;
         }
         try {
-            if (answerHeaders == null) {
-                replies.publish(replyTo, answer);
-            } else {
-                replies.publish(replyTo, null, Headers.fromNatsBlock(answerHeaders), answer);
-            }
+            broker.publishAtScope(requester.scope(), replyTo, null,
+                    answerHeaders == null ? null : Headers.fromNatsBlock(answerHeaders), answer);
         } catch (ScopeViolationException | IllegalArgumentException e) {
             // Checked before the handler was called; a subject registered since may have raised it.
             LOG.debug("reply to {} for {} not published: {}", replyTo, subject, e.toString());

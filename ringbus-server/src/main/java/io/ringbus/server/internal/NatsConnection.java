@@ -965,10 +965,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
             requester = new ConnectionRequest.Sender(client.scope(), authenticatedAs, id, permissions, server.broker,
                     refused -> ch.eventLoop().execute(() -> permissionViolation("Publish", refused)));
         }
-        Client replies = server.broker.client(client.scope());
         try {
-            handler.handle(new ConnectionRequest(subject, replyTo, block, data, requester,
-                    options.pedantic() ? replies : replies.verbatim()));
+            handler.handle(new ConnectionRequest(subject, replyTo, block, data, requester, server.broker));
         } catch (RuntimeException e) {
             server.counters.extensionErrors.increment();
             LOG.warn("extension handler for {} failed: {}", subject, e.toString(), e);

@@ -129,7 +129,13 @@ final class Outbound {
         if (closed) {
             return;
         }
-        byte[] payload = payloadBytes(message.payload());
+        String subject = message.subject();
+        Object body = message.payload();
+        if (body instanceof io.ringbus.server.spi.DeliveredAs shown) {
+            subject = shown.subject();
+            body = shown.payload();
+        }
+        byte[] payload = payloadBytes(body);
         byte[] headerBlock = headersSupported ? headerBlock(message.headers()) : null;
         int priority = message.priority();
         long queued;
@@ -139,7 +145,7 @@ final class Outbound {
                 return;
             }
             level = priority;
-            int size = encode(message.subject(), sid, message.replyTo(), headerBlock, payload);
+            int size = encode(subject, sid, message.replyTo(), headerBlock, payload);
             level = Message.DEFAULT_PRIORITY;
             // Counted under the lock we hold anyway: no shared atomic per delivery (fan-in has
             // many publishers on one subscriber). The totals reach the counters at each drain.

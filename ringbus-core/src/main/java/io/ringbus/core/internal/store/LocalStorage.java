@@ -363,6 +363,12 @@ public final class LocalStorage implements Storage {
     }
 
     @Override
+    public io.ringbus.core.Documents documents(String area) {
+        StreamConfig.of("x").withName(area); // throws, naming it, unless letters, digits, '-' and '_'
+        return new LocalDocuments(dir.resolve("documents").resolve(area), files);
+    }
+
+    @Override
     public String toString() {
         return describe();
     }

@@ -1,0 +1,411 @@
+package io.ringbus.jetstream.internal.consumer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.ringbus.core.Broker;
+import io.ringbus.core.Scope;
+import io.ringbus.core.StoredStream;
+import io.ringbus.core.StreamConfig;
+import io.ringbus.server.spi.ApiRequest;
+import io.ringbus.server.spi.RequestHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Every JetStream consumer, run on one thread of its own: deliveries, redeliveries, pull requests,
+ * heartbeats and acks all happen there, so a consumer's state has one writer. A tick every
+ * {@link #TICK_MILLIS} ms delivers what streams stored since and saves changed durable consumers
+ * ({@link ConsumerFiles}); an {@code AckSync} (an ack with a reply subject) is saved before it is answered.
+ *
+ * <p>Also the handler of {@code $JS.ACK.} and {@code $JS.FC.} (acks and flow-control answers): taken on
+ * the event loop, queued (at most {@link #MAX_QUEUED_ACKS}; past it an ack is dropped and counted,
+ * so the message is delivered again after its ack wait), applied on the consumers' thread.
+ */
+public final class Consumers implements RequestHandler, AutoCloseable {
+    /** How often streams are looked at for new messages, in ms. */
+    static final long TICK_MILLIS = 10;
+    /** The most consumers, all streams together. */
+    public static final int MAX_CONSUMERS = 1_024;
+    /** The most max_ack_pending a consumer may ask for (nats-server has no default limit; ringbus bounds memory). */
+    public static final int MAX_ACK_PENDING = 65_536;
+    /** The most max_waiting a pull consumer may ask for. */
+    public static final int MAX_WAITING = 4_096;
+    /** The most pull requests waiting, all consumers together. */
+    public static final int MAX_WAITING_TOTAL = 16_384;
+    /** Acks and flow-control answers queued at most. */
+    static final int MAX_QUEUED_ACKS = 65_536;
+    private static final Logger LOG = LoggerFactory.getLogger(Consumers.class);
+
+    final Broker broker;
+    private final ConsumerFiles files;
+    private final ScheduledThreadPoolExecutor executor;
+    /** Stream name to consumer name to consumer; the consumers' thread only. */
+    final Map<String, Map<String, JsConsumer>> byStream = new TreeMap<>();
+    private final AtomicInteger queuedAcks = new AtomicInteger();
+    private final AtomicLong droppedAcks = new AtomicLong();
+    private volatile int count;
+    private long lastSaveNanos;
+
+    /**
+     * @param broker         the broker whose streams are consumed
+     * @param documents      where durable consumers are kept
+     */
+    public Consumers(Broker broker, io.ringbus.core.Documents documents) {
+        this.broker = broker;
+        this.files = new ConsumerFiles(documents);
+        this.executor = new ScheduledThreadPoolExecutor(1,
+                Thread.ofPlatform().name("ringbus-jetstream-consumers").daemon(true).factory());
+        call(this::restore);
+        executor.scheduleWithFixedDelay(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private Void restore() {
+        long now = System.nanoTime();
+        for (String stream : files.streams()) {
+            Optional<StoredStream> stored = stream(stream);
+            if (stored.isEmpty()) {
+                files.deleteStream(stream); // the stream went while the server was down
+                continue;
+            }
+            for (ConsumerFiles.Stored saved : files.load(stream)) {
+                try {
+                    JsConsumerConfig config = JsConsumerConfig.parse(saved.state().get("config"));
+                    JsConsumer consumer = new JsConsumer(stream, config, Instant.parse(saved.state().get("created")
+                            .asText()), broker);
+                    ConsumerJson.restore(consumer, saved.state(), now);
+                    byStream.computeIfAbsent(stream, s -> new TreeMap<>()).put(consumer.name(), consumer);
+                } catch (RuntimeException e) {
+                    LOG.warn("jetstream: consumer {} > {} not restored: {}", stream, saved.name(), e.toString());
+                }
+            }
+        }
+        recount();
+        return null;
+    }
+
+    /** @return consumers now */
+    public int count() {
+        return count;
+    }
+
+    /** @return acks dropped because the queue was full */
+    public long droppedAcks() {
+        return droppedAcks.get();
+    }
+
+    private void recount() {
+        count = byStream.values().stream().mapToInt(Map::size).sum();
+    }
+
+    Optional<StoredStream> stream(String name) {
+        for (StoredStream stream : broker.streams()) {
+            if (stream.config().name().equals(name)) {
+                return Optional.of(stream);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Runs {@code work} on the consumers' thread and waits for it (API requests).
+     *
+     * @throws ConsumerError 503 when the thread does not answer within 5 s
+     */
+    <T> T call(Callable<T> work) {
+        Future<T> future;
+        try {
+            future = executor.submit(work);
+        } catch (RejectedExecutionException closed) {
+            throw ConsumerError.of(ConsumerError.UNAVAILABLE);
+        }
+        try {
+            return future.get(5, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (TimeoutException e) {
+            throw ConsumerError.of(ConsumerError.UNAVAILABLE);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ConsumerError.of(ConsumerError.UNAVAILABLE);
+        }
+    }
+
+    /** Runs later on the consumers' thread. */
+    void later(Runnable work) {
+        executor.execute(work);
+    }
+
+    private void tick() {
+        try {
+            long now = System.nanoTime();
+            List<String[]> gone = new ArrayList<>();
+            for (Map.Entry<String, Map<String, JsConsumer>> entry : byStream.entrySet()) {
+                Optional<StoredStream> stored = stream(entry.getKey());
+                if (stored.isEmpty()) {
+                    gone.add(new String[] {entry.getKey(), null});
+                    continue;
+                }
+                for (JsConsumer consumer : entry.getValue().values()) {
+                    if (consumer.inactive(now)) {
+                        gone.add(new String[] {entry.getKey(), consumer.name()});
+                    } else {
+                        consumer.pump(stored.get(), now);
+                    }
+                }
+            }
+            for (String[] remove : gone) {
+                if (remove[1] == null) {
+                    streamDeleted(remove[0]);
+                } else {
+                    delete(remove[0], remove[1]);
+                }
+            }
+            if (now - lastSaveNanos >= TimeUnit.MILLISECONDS.toNanos(50)) {
+                lastSaveNanos = now;
+                saveDirty();
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("jetstream consumers: tick failed: {}", e.toString(), e);
+        }
+    }
+
+    private void saveDirty() {
+        for (Map<String, JsConsumer> consumers : byStream.values()) {
+            for (JsConsumer consumer : consumers.values()) {
+                if (consumer.dirty) {
+                    save(consumer);
+                }
+            }
+        }
+    }
+
+    void save(JsConsumer consumer) {
+        consumer.dirty = false;
+        if (persistent(consumer.config)) {
+            files.save(consumer.stream, consumer.name(), ConsumerJson.state(consumer));
+        }
+    }
+
+    /** Durable consumers are kept on disk; ephemerals and {@code mem_storage} ones live in memory. */
+    private static boolean persistent(JsConsumerConfig config) {
+        return config.isDurable() && !config.memStorage();
+    }
+
+    /** @return pull requests waiting, all consumers together (consumers' thread) */
+    int waitingTotal() {
+        int total = 0;
+        for (Map<String, JsConsumer> consumers : byStream.values()) {
+            for (JsConsumer consumer : consumers.values()) {
+                total += consumer.waiting.size();
+            }
+        }
+        return total;
+    }
+
+    /** @return the consumer, on the consumers' thread */
+    JsConsumer find(String stream, String name) {
+        Map<String, JsConsumer> consumers = byStream.get(stream);
+        return consumers == null ? null : consumers.get(name);
+    }
+
+    /** @return the consumers of a stream, by name (consumers' thread) */
+    Map<String, JsConsumer> of(String stream) {
+        return byStream.getOrDefault(stream, Map.of());
+    }
+
+    /** Adds a new consumer (consumers' thread), saved before it is answered. */
+    void add(JsConsumer consumer) {
+        byStream.computeIfAbsent(consumer.stream, s -> new TreeMap<>()).put(consumer.name(), consumer);
+        recount();
+        save(consumer);
+    }
+
+    /** Deletes a consumer (consumers' thread): waiting pulls get 409 Consumer Deleted. */
+    boolean delete(String stream, String name) {
+        Map<String, JsConsumer> consumers = byStream.get(stream);
+        JsConsumer consumer = consumers == null ? null : consumers.remove(name);
+        if (consumer == null) {
+            return false;
+        }
+        if (consumers.isEmpty()) {
+            byStream.remove(stream);
+        }
+        recount();
+        consumer.deleted();
+        files.delete(stream, name);
+        return true;
+    }
+
+    /** Forgets every consumer of a deleted stream (consumers' thread). */
+    void streamDeleted(String stream) {
+        Map<String, JsConsumer> consumers = byStream.remove(stream);
+        if (consumers != null) {
+            consumers.values().forEach(JsConsumer::deleted);
+        }
+        files.deleteStream(stream);
+        recount();
+    }
+
+    /**
+     * Called by the stream API when it deleted or created a stream: the consumers of a stream of that
+     * name go (a stream created again starts without consumers).
+     */
+    public void streamGone(String stream) {
+        call(() -> {
+            streamDeleted(stream);
+            return null;
+        });
+    }
+
+    /** @return whether a workqueue stream's retention lets another consumer with {@code filter} in */
+    boolean workQueueAllows(String stream, String filter) {
+        for (JsConsumer other : of(stream).values()) {
+            String theirs = other.config.filterSubject();
+            if (filter == null || theirs == null || io.ringbus.core.Subject.overlap(filter, theirs)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static boolean workQueue(StoredStream stream) {
+        return stream.config().retention() == StreamConfig.Retention.WORK_QUEUE;
+    }
+
+    // ---- $JS.ACK. and $JS.FC. ----
+
+    @Override
+    public void handle(ApiRequest request) {
+        String[] tokens = request.subject().split("\\.", -1);
+        if (tokens.length < 5) {
+            return;
+        }
+        String stream = tokens[2];
+        boolean visible = broker.streamScope(stream).map(request.requester().scope()::includes).orElse(false);
+        if (!visible) {
+            if (broker.streamScope(stream).isPresent()) {
+                request.requester().refuse(request.subject());
+            }
+            return;
+        }
+        if (queuedAcks.incrementAndGet() > MAX_QUEUED_ACKS) {
+            queuedAcks.decrementAndGet();
+            droppedAcks.incrementAndGet();
+            return;
+        }
+        try {
+            executor.execute(() -> {
+                queuedAcks.decrementAndGet();
+                try {
+                    if (tokens[1].equals("FC")) {
+                        JsConsumer consumer = find(stream, tokens[3]);
+                        if (consumer != null) {
+                            consumer.flowControlAnswered(request.subject());
+                        }
+                    } else {
+                        ack(request, tokens);
+                    }
+                } catch (RuntimeException e) {
+                    LOG.debug("ack {} failed: {}", request.subject(), e.toString());
+                }
+            });
+        } catch (RejectedExecutionException closed) {
+            queuedAcks.decrementAndGet();
+        }
+    }
+
+    /** {@code $JS.ACK.<stream>.<consumer>.<delivered>.<sseq>.<cseq>.<ts>.<pending>}, nats-server's processAck. */
+    private void ack(ApiRequest request, String[] tokens) {
+        if (tokens.length != 9) {
+            return;
+        }
+        JsConsumer consumer = find(tokens[2], tokens[3]);
+        if (consumer == null) {
+            return;
+        }
+        long seq;
+        try {
+            seq = Long.parseLong(tokens[5]);
+        } catch (NumberFormatException e) {
+            return;
+        }
+        long now = System.nanoTime();
+        consumer.touch(now);
+        String body = new String(request.payload(), StandardCharsets.UTF_8);
+        boolean answer = true;
+        if (body.isEmpty() || body.equals("+ACK") || body.equals("+OK")) {
+            consumer.ack(seq);
+        } else if (body.startsWith("+NXT")) {
+            consumer.ack(seq);
+            answer = false;
+            Optional<StoredStream> stored = stream(tokens[2]);
+            if (stored.isPresent() && request.replyTo() != null) {
+                PullRequests.next(this, consumer, stored.get(), request.replyTo(), body.substring(4).trim()
+                        .getBytes(StandardCharsets.UTF_8));
+            }
+        } else if (body.startsWith("-NAK")) {
+            consumer.nak(seq, nakDelay(body.substring(4).trim()), now);
+        } else if (body.equals("+WPI")) {
+            consumer.progress(seq, now);
+        } else if (body.equals("+TERM") || body.startsWith("+TERM ")) {
+            consumer.term(seq);
+        }
+        if (answer && request.replyTo() != null) {
+            save(consumer); // AckSync: durable before it is answered
+            request.reply(null, new byte[0]);
+        }
+        // An ack may free room under max_ack_pending: deliver now rather than at the next tick.
+        stream(tokens[2]).ifPresent(stored -> consumer.pump(stored, now));
+    }
+
+    /** {@code -NAK {"delay": nanos}}; anything else is no delay. */
+    private static long nakDelay(String options) {
+        if (options.isEmpty()) {
+            return 0;
+        }
+        try {
+            JsonNode json = JsConsumerConfig.MAPPER.readTree(options);
+            JsonNode delay = json == null ? null : json.get("delay");
+            return delay != null && delay.isIntegralNumber() ? delay.asLong() : 0;
+        } catch (java.io.IOException e) {
+            return 0;
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            call(() -> {
+                saveDirty();
+                return null;
+            });
+        } catch (RuntimeException e) {
+            LOG.warn("jetstream consumers: final save failed: {}", e.toString());
+        }
+        executor.shutdownNow();
+        try {
+            executor.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
