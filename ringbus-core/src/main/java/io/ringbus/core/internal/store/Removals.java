@@ -49,8 +49,12 @@ final class Removals {
         try {
             ByteBuffer content = ByteBuffer.wrap(Files.readAllBytes(file));
             if (content.remaining() < Long.BYTES) {
-                throw new IOException(file + " is " + content.remaining() + " bytes; at least " + Long.BYTES
-                        + " expected (it is replaced atomically: something else wrote it)");
+                // Replaced atomically, so short only after a cut under a policy that does not force
+                // (os) or damage: the store still opens, with the removals the log itself shows.
+                files.repaired(file, content.remaining() + " bytes, at least " + Long.BYTES + " expected: the "
+                        + "purges and deletes it kept are forgotten (only a store that does not force its files, "
+                        + "fsync=os, loses them at a power cut)");
+                return new Removals(file, files, 1, new BitSet());
             }
             long floor = content.getLong();
             return new Removals(file, files, floor, BitSet.valueOf(content));

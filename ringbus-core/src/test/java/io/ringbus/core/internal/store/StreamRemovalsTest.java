@@ -33,6 +33,31 @@ class StreamRemovalsTest {
         }
     }
 
+    /**
+     * A power cut under fsync=os can leave the removals file empty (its rename durable, its data
+     * not: bin/soak power-loss, names durable at once): the stream still opens, counted as repaired.
+     */
+    @Test
+    void anEmptyRemovalsFileLeftByACutStillOpens() throws Exception {
+        try (LocalStorage storage = open()) {
+            StoredStream stream = storage.stream(StreamConfig.of("kv.>"));
+            put(stream, "kv.a", "kv.b");
+            assertThat(stream.delete(1)).isTrue();
+        }
+        java.nio.file.Path removed;
+        try (var files = java.nio.file.Files.walk(dir)) {
+            removed = files.filter(p -> p.getFileName().toString().equals("removed")).findFirst().orElseThrow();
+        }
+        java.nio.file.Files.write(removed, new byte[0]);
+        try (LocalStorage storage = open()) {
+            StoredStream stream = storage.stream(StreamConfig.of("kv.>"));
+            assertThat(stream.info().lastSequence()).isEqualTo(2);
+            assertThat(storage.fileStats().repairs()).as("counted as repaired").isPositive();
+            put(stream, "kv.c");
+            assertThat(stream.info().lastSequence()).isEqualTo(3);
+        }
+    }
+
     @Test
     void deletedMessageIsGoneForReadersAndAfterReopen() throws InterruptedException {
         try (LocalStorage storage = open()) {
