@@ -7,8 +7,6 @@ import io.nats.client.Connection;
 import io.nats.client.Message;
 import io.nats.client.Nats;
 import io.nats.client.Subscription;
-import io.ringbus.testkit.ReferenceNatsServer;
-import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,7 +16,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * JetStream's consumer requests, in the same order, to nats-server 2.9.10 {@code -js} and to
@@ -133,20 +130,7 @@ class ConsumersApiDifferentialTest {
 
     @Test
     void answersEveryConsumerRequestAsNatsServer() throws Exception {
-        assumeTrue(ReferenceNatsServer.installed(), "nats-server is not installed");
-        List<String> reference;
-        try (ReferenceNatsServer nats = ReferenceNatsServer.startJetStream(dir.resolve("nats"), "")) {
-            reference = run("nats://127.0.0.1:" + nats.port());
-        }
-        List<String> ringbus;
-        try (JetStreamServer server = JetStreamServer.start(dir.resolve("ringbus"))) {
-            ringbus = run(server.url());
-        }
-        SoftAssertions softly = new SoftAssertions();
-        for (int i = 0; i < CASES.length; i++) {
-            softly.assertThat(ringbus.get(i)).as("%s %s", CASES[i][0], CASES[i][1]).isEqualTo(reference.get(i));
-        }
-        softly.assertAll();
+        Differential.assertSameAnswers(dir, CASES, ConsumersApiDifferentialTest::run);
     }
 
     private static List<String> run(String url) throws Exception {

@@ -12,21 +12,21 @@ public record ApiError(int code, int errCode, String description) {
     /** 10003. */
     static final ApiError BAD_REQUEST = new ApiError(400, 10003, "bad request");
     /** 10025. */
-    static final ApiError INVALID_JSON = new ApiError(400, 10025, "invalid JSON");
+    public static final ApiError INVALID_JSON = new ApiError(400, 10025, "invalid JSON");
     /** 10056. */
-    static final ApiError STREAM_MISMATCH = new ApiError(400, 10056, "stream name in subject does not match request");
+    public static final ApiError STREAM_MISMATCH = new ApiError(400, 10056, "stream name in subject does not match request");
     /** 10058. */
     static final ApiError STREAM_NAME_EXISTS = new ApiError(400, 10058,
             "stream name already in use with a different configuration");
     /** 10059. */
-    static final ApiError STREAM_NOT_FOUND = new ApiError(404, 10059, "stream not found");
+    public static final ApiError STREAM_NOT_FOUND = new ApiError(404, 10059, "stream not found");
     /** 10065. */
     static final ApiError SUBJECT_OVERLAP = new ApiError(400, 10065, "subjects overlap with an existing stream");
     /** 10074. */
     static final ApiError REPLICAS_NOT_SUPPORTED = new ApiError(500, 10074,
             "replicas > 1 not supported in non-clustered mode");
     /** 10133. */
-    static final ApiError REPLICAS_NEGATIVE = new ApiError(400, 10133, "replicas count cannot be negative");
+    public static final ApiError REPLICAS_NEGATIVE = new ApiError(400, 10133, "replicas count cannot be negative");
     /** 10027. */
     static final ApiError MAX_STREAMS = new ApiError(400, 10027, "maximum number of streams reached");
     /** 10037. */
@@ -35,7 +35,7 @@ public record ApiError(int code, int errCode, String description) {
     static final ApiError NAME_WITH_PATH_SEPARATORS = new ApiError(400, 10128,
             "Stream name can not contain path separators");
     /** 10008: the API's queue is full (clients retry a 503). */
-    static final ApiError UNAVAILABLE = new ApiError(503, 10008, "JetStream system temporarily unavailable");
+    public static final ApiError UNAVAILABLE = new ApiError(503, 10008, "JetStream system temporarily unavailable");
 
     /** JSStreamSealedErr. */
     static final ApiError SEALED = new ApiError(400, 10109, "invalid operation on sealed stream");

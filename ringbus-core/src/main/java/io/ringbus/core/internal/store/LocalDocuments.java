@@ -47,7 +47,14 @@ final class LocalDocuments implements Documents {
 
     @Override
     public byte[] read(String name) {
-        Path file = file(name);
+        return readOrNull(file(name));
+    }
+
+    /**
+     * @return the file's bytes, or null when it does not exist
+     * @throws StorageException naming the file when it cannot be read
+     */
+    static byte[] readOrNull(Path file) {
         try {
             return Files.readAllBytes(file);
         } catch (NoSuchFileException e) {

@@ -16,7 +16,6 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
@@ -252,14 +251,7 @@ public final class LocalStorage implements Storage {
 
     @Override
     public byte[] metadata(String stream) {
-        Path file = streamDir(stream).resolve(METADATA);
-        try {
-            return Files.readAllBytes(file);
-        } catch (NoSuchFileException e) {
-            return null;
-        } catch (IOException e) {
-            throw new StorageException("cannot read " + file + ": " + e, e);
-        }
+        return LocalDocuments.readOrNull(streamDir(stream).resolve(METADATA));
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.ringbus.jetstream.internal.consumer;
 
+import io.ringbus.jetstream.internal.ApiError;
+
 import io.ringbus.core.StoredStream;
 import io.ringbus.core.Subject;
 
@@ -21,7 +23,7 @@ final class ConsumerChecks {
             throw ConsumerError.of(ConsumerError.REPLICAS_EXCEED_STREAM);
         }
         if (c.replicas() < 0) {
-            throw ConsumerError.of(ConsumerError.REPLICAS_NEGATIVE);
+            throw ConsumerError.of(ApiError.REPLICAS_NEGATIVE);
         }
         if (!c.backoffNanos().isEmpty() && c.maxDeliver() <= c.backoffNanos().size()) {
             throw ConsumerError.of(ConsumerError.MAX_DELIVER_BACKOFF);
@@ -133,7 +135,7 @@ final class ConsumerChecks {
                     throw ConsumerError.policy(badStart("by start time", "start sequence"));
                 }
             }
-            default -> throw ConsumerError.of(ConsumerError.INVALID_JSON);
+            default -> throw ConsumerError.of(ApiError.INVALID_JSON);
         }
     }
 

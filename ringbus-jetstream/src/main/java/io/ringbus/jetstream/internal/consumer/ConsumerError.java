@@ -3,15 +3,12 @@ package io.ringbus.jetstream.internal.consumer;
 import io.ringbus.jetstream.internal.ApiError;
 
 /**
- * JetStream's consumer errors as nats-server 2.9.10 writes them ({@code server/errors.json}), and
- * the exception a request handler stops with.
+ * JetStream's consumer errors as nats-server 2.9.10 writes them ({@code server/errors.json}; those
+ * the stream API answers too are {@link ApiError}'s), and the exception a request handler stops with.
  */
 final class ConsumerError extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    static final ApiError INVALID_JSON = new ApiError(400, 10025, "invalid JSON");
-    static final ApiError STREAM_MISMATCH = new ApiError(400, 10056, "stream name in subject does not match request");
-    static final ApiError STREAM_NOT_FOUND = new ApiError(404, 10059, "stream not found");
     static final ApiError NOT_FOUND = new ApiError(404, 10014, "consumer not found");
     static final ApiError MAX_CONSUMERS = new ApiError(400, 10026, "maximum consumers limit reached");
     static final ApiError NAME_EXISTS = new ApiError(400, 10013, "consumer name already in use");
@@ -59,8 +56,6 @@ final class ConsumerError extends RuntimeException {
             "Consumer create request did not match filtered subject from create subject");
     static final ApiError DURABLE_NAME_MISMATCH = new ApiError(400, 10132,
             "Consumer Durable and Name have to be equal if both are provided");
-    static final ApiError REPLICAS_NEGATIVE = new ApiError(400, 10133, "replicas count cannot be negative");
-    static final ApiError UNAVAILABLE = new ApiError(503, 10008, "JetStream system temporarily unavailable");
 
     final transient ApiError error;
 

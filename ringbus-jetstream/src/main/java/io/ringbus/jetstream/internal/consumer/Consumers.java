@@ -1,5 +1,7 @@
 package io.ringbus.jetstream.internal.consumer;
 
+import io.ringbus.jetstream.internal.ApiError;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ringbus.core.Broker;
 import io.ringbus.core.Scope;
@@ -132,7 +134,7 @@ public final class Consumers implements RequestHandler, AutoCloseable {
         try {
             future = executor.submit(work);
         } catch (RejectedExecutionException closed) {
-            throw ConsumerError.of(ConsumerError.UNAVAILABLE);
+            throw ConsumerError.of(ApiError.UNAVAILABLE);
         }
         try {
             return future.get(5, TimeUnit.SECONDS);
@@ -142,10 +144,10 @@ public final class Consumers implements RequestHandler, AutoCloseable {
             }
             throw new IllegalStateException(e.getCause());
         } catch (TimeoutException e) {
-            throw ConsumerError.of(ConsumerError.UNAVAILABLE);
+            throw ConsumerError.of(ApiError.UNAVAILABLE);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw ConsumerError.of(ConsumerError.UNAVAILABLE);
+            throw ConsumerError.of(ApiError.UNAVAILABLE);
         }
     }
 

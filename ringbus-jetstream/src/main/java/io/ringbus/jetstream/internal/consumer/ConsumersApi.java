@@ -109,12 +109,12 @@ public final class ConsumersApi {
             }
             JsonNode requestStream = json.get("stream_name");
             if (requestStream != null && !requestStream.isTextual() && !requestStream.isNull()) {
-                throw ConsumerError.of(ConsumerError.INVALID_JSON);
+                throw ConsumerError.of(ApiError.INVALID_JSON);
             }
             JsConsumerConfig config = JsConsumerConfig.parse(json.has("config") && !json.get("config").isNull()
                     ? json.get("config") : JsConsumerConfig.MAPPER.createObjectNode());
             if (!stream.equals(requestStream == null ? "" : requestStream.asText())) {
-                throw ConsumerError.of(ConsumerError.STREAM_MISMATCH);
+                throw ConsumerError.of(ApiError.STREAM_MISMATCH);
             }
             if (subjectName != null && (subjectName.contains("/") || subjectName.contains("\\"))) {
                 throw ConsumerError.of(ConsumerError.NAME_WITH_PATH_SEPARATORS);
@@ -142,7 +142,7 @@ public final class ConsumersApi {
                 throw ConsumerError.of(new ApiError(500, 10074, "replicas > 1 not supported in non-clustered mode"));
             }
             StoredStream stored = visible(request, stream).orElseThrow(() -> ConsumerError.of(
-                    ConsumerError.STREAM_NOT_FOUND));
+                    ApiError.STREAM_NOT_FOUND));
             String consumerName = config.durable() != null ? config.durable() : name;
             JsConsumerConfig checked = ConsumerChecks.check(config.withDefaults(name), stored);
             return consumers.call(() -> {
@@ -237,7 +237,7 @@ public final class ConsumersApi {
         ObjectNode response = response("consumer_info_response");
         Optional<StoredStream> stored = visible(request, stream);
         if (stored.isEmpty()) {
-            return error(response, ConsumerError.STREAM_NOT_FOUND);
+            return error(response, ApiError.STREAM_NOT_FOUND);
         }
         try {
             return consumers.call(() -> {
@@ -255,7 +255,7 @@ public final class ConsumersApi {
     private ObjectNode delete(ApiRequest request, String stream, String name) {
         ObjectNode response = response("consumer_delete_response");
         if (visible(request, stream).isEmpty()) {
-            return error(response, ConsumerError.STREAM_NOT_FOUND);
+            return error(response, ApiError.STREAM_NOT_FOUND);
         }
         try {
             boolean deleted = consumers.call(() -> consumers.delete(stream, name));
@@ -274,7 +274,7 @@ public final class ConsumersApi {
                 JsonNode value = json.get("offset");
                 if (value != null && !value.isNull()) {
                     if (!value.isIntegralNumber()) {
-                        throw ConsumerError.of(ConsumerError.INVALID_JSON);
+                        throw ConsumerError.of(ApiError.INVALID_JSON);
                     }
                     offset = Math.max(0, value.asInt());
                 }
@@ -285,7 +285,7 @@ public final class ConsumersApi {
         }
         Optional<StoredStream> stored = visible(request, stream);
         if (stored.isEmpty()) {
-            paged(error(response, ConsumerError.STREAM_NOT_FOUND), 0, 0, 0).putArray("consumers");
+            paged(error(response, ApiError.STREAM_NOT_FOUND), 0, 0, 0).putArray("consumers");
             return response;
         }
         int from = offset;
@@ -380,11 +380,11 @@ public final class ConsumersApi {
         try {
             JsonNode json = JsConsumerConfig.MAPPER.readTree(payload);
             if (json == null || !json.isObject()) {
-                throw ConsumerError.of(ConsumerError.INVALID_JSON);
+                throw ConsumerError.of(ApiError.INVALID_JSON);
             }
             return json;
         } catch (IOException e) {
-            throw ConsumerError.of(ConsumerError.INVALID_JSON);
+            throw ConsumerError.of(ApiError.INVALID_JSON);
         }
     }
 

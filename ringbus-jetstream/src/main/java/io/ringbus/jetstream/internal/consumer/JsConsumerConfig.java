@@ -1,5 +1,7 @@
 package io.ringbus.jetstream.internal.consumer;
 
+import io.ringbus.jetstream.internal.ApiError;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -88,7 +90,7 @@ record JsConsumerConfig(String durable, String name, String description, String 
      */
     static JsConsumerConfig parse(JsonNode config) {
         if (config == null || !config.isObject()) {
-            throw ConsumerError.of(ConsumerError.INVALID_JSON);
+            throw ConsumerError.of(ApiError.INVALID_JSON);
         }
         List<String> unsupported = new ArrayList<>();
         long rate = number(config, "rate_limit_bps");
@@ -119,11 +121,11 @@ record JsConsumerConfig(String durable, String name, String description, String 
         JsonNode delays = config.get("backoff");
         if (delays != null && !delays.isNull()) {
             if (!delays.isArray()) {
-                throw ConsumerError.of(ConsumerError.INVALID_JSON);
+                throw ConsumerError.of(ApiError.INVALID_JSON);
             }
             for (JsonNode delay : delays) {
                 if (!delay.isIntegralNumber()) {
-                    throw ConsumerError.of(ConsumerError.INVALID_JSON);
+                    throw ConsumerError.of(ApiError.INVALID_JSON);
                 }
                 backoff.add(delay.asLong());
             }
@@ -134,7 +136,7 @@ record JsConsumerConfig(String durable, String name, String description, String 
             try {
                 start = Instant.parse(startText);
             } catch (DateTimeParseException e) {
-                throw ConsumerError.of(ConsumerError.INVALID_JSON);
+                throw ConsumerError.of(ApiError.INVALID_JSON);
             }
         }
         return new JsConsumerConfig(text(config, "durable_name"), text(config, "name"), text(config, "description"),
@@ -224,7 +226,7 @@ record JsConsumerConfig(String durable, String name, String description, String 
             return null;
         }
         if (!value.isTextual()) {
-            throw ConsumerError.of(ConsumerError.INVALID_JSON);
+            throw ConsumerError.of(ApiError.INVALID_JSON);
         }
         return value.asText().isEmpty() ? null : value.asText();
     }
@@ -235,7 +237,7 @@ record JsConsumerConfig(String durable, String name, String description, String 
             return absent;
         }
         if (!allowed.contains(value)) {
-            throw ConsumerError.of(ConsumerError.INVALID_JSON); // Go's UnmarshalJSON of the enum fails
+            throw ConsumerError.of(ApiError.INVALID_JSON); // Go's UnmarshalJSON of the enum fails
         }
         return value;
     }
@@ -246,13 +248,13 @@ record JsConsumerConfig(String durable, String name, String description, String 
             return 0;
         }
         if (!value.isIntegralNumber() || !value.canConvertToLong()) {
-            throw ConsumerError.of(ConsumerError.INVALID_JSON);
+            throw ConsumerError.of(ApiError.INVALID_JSON);
         }
         long number = value.asLong();
         if (!field.equals("opt_start_seq") && !field.equals("ack_wait") && !field.endsWith("heartbeat")
                 && !field.equals("max_expires") && !field.equals("inactive_threshold") && !field.equals("rate_limit_bps")
                 && (number > Integer.MAX_VALUE || number < Integer.MIN_VALUE)) {
-            throw ConsumerError.of(ConsumerError.INVALID_JSON); // Go's int overflows
+            throw ConsumerError.of(ApiError.INVALID_JSON); // Go's int overflows
         }
         return number;
     }
@@ -263,7 +265,7 @@ record JsConsumerConfig(String durable, String name, String description, String 
             return false;
         }
         if (!value.isBoolean()) {
-            throw ConsumerError.of(ConsumerError.INVALID_JSON);
+            throw ConsumerError.of(ApiError.INVALID_JSON);
         }
         return value.asBoolean();
     }
