@@ -23,6 +23,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 
 /**
  * JetStream's account and stream requests, answered as nats-server 2.9.10 answers them
@@ -332,29 +333,32 @@ public final class StreamsApi {
     }
 
     private ObjectNode names(ApiRequest request) {
-        ObjectNode response = ApiJson.response("stream_names_response");
-        List<StoredStream> streams;
-        int offset;
-        try {
-            JsonNode filter = request.payload().length == 0 ? null : json(request.payload());
-            offset = offset(filter);
-            streams = filtered(request.requester(), filter);
-        } catch (ApiError.Failure failure) {
-            return paged(ApiJson.error(response, failure.error), 0, 0, 0).putNull("streams");
-        }
-        int from = Math.min(offset, streams.size());
-        paged(response, streams.size(), from, NAMES_LIMIT);
-        List<StoredStream> page = streams.subList(from, Math.min(streams.size(), from + NAMES_LIMIT));
-        if (page.isEmpty()) {
-            return response.putNull("streams"); // Go's nil slice
-        }
-        ArrayNode names = response.putArray("streams");
-        page.forEach(stream -> names.add(stream.config().name()));
-        return response;
+        return page(request, "stream_names_response", NAMES_LIMIT, (response, page) -> {
+            if (page.isEmpty()) {
+                response.putNull("streams"); // Go's nil slice
+            } else {
+                ArrayNode names = response.putArray("streams");
+                page.forEach(stream -> names.add(stream.config().name()));
+            }
+        });
     }
 
     private ObjectNode list(ApiRequest request) {
-        ObjectNode response = ApiJson.response("stream_list_response");
+        return page(request, "stream_list_response", LIST_LIMIT, (response, page) -> {
+            ArrayNode infos = response.putArray("streams");
+            for (StoredStream stream : page) {
+                infos.add(ApiJson.streamInfo(ApiJson.MAPPER.createObjectNode(), stream, catalog.entry(stream)));
+            }
+        });
+    }
+
+    /**
+     * NAMES and LIST: the requester's streams (its scope, the request's subject filter) from the
+     * request's offset, at most {@code limit}, written into the response by {@code fill}.
+     */
+    private ObjectNode page(ApiRequest request, String type, int limit,
+                            BiConsumer<ObjectNode, List<StoredStream>> fill) {
+        ObjectNode response = ApiJson.response(type);
         List<StoredStream> streams;
         int offset;
         try {
@@ -365,11 +369,8 @@ public final class StreamsApi {
             return paged(ApiJson.error(response, failure.error), 0, 0, 0).putNull("streams");
         }
         int from = Math.min(offset, streams.size());
-        paged(response, streams.size(), from, LIST_LIMIT);
-        ArrayNode infos = response.putArray("streams");
-        for (StoredStream stream : streams.subList(from, Math.min(streams.size(), from + LIST_LIMIT))) {
-            infos.add(ApiJson.streamInfo(ApiJson.MAPPER.createObjectNode(), stream, catalog.entry(stream)));
-        }
+        paged(response, streams.size(), from, limit);
+        fill.accept(response, streams.subList(from, Math.min(streams.size(), from + limit)));
         return response;
     }
 
