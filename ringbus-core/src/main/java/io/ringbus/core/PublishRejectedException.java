@@ -20,6 +20,8 @@ public final class PublishRejectedException extends IllegalArgumentException {
     private final int status;
     /** JetStream's error code ({@code err_code}). */
     private final int errorCode;
+    /** The stream that refused it, or null. */
+    private final String stream;
 
     /**
      * @param status    the HTTP-like status ({@code code})
@@ -27,9 +29,20 @@ public final class PublishRejectedException extends IllegalArgumentException {
      * @param message   the description, as nats-server words it where it has one
      */
     public PublishRejectedException(int status, int errorCode, String message) {
+        this(status, errorCode, message, null);
+    }
+
+    /**
+     * @param status    the HTTP-like status ({@code code})
+     * @param errorCode JetStream's {@code err_code}
+     * @param message   the description, as nats-server words it where it has one
+     * @param stream    the stream that refused the message (JetStream names it in the PubAck), or null
+     */
+    public PublishRejectedException(int status, int errorCode, String message, String stream) {
         super(message);
         this.status = status;
         this.errorCode = errorCode;
+        this.stream = stream;
     }
 
     /**
@@ -49,5 +62,10 @@ public final class PublishRejectedException extends IllegalArgumentException {
     /** @return JetStream's error code ({@code err_code}) */
     public int errorCode() {
         return errorCode;
+    }
+
+    /** @return the stream that refused the message, or null when none is named */
+    public String stream() {
+        return stream;
     }
 }

@@ -1,6 +1,8 @@
 package io.ringbus.core;
 
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -12,7 +14,8 @@ import java.util.Objects;
  *
  * @param name                  the stream's name: letters, digits, {@code -} and {@code _}
  *                              (JetStream's rule for names that are also file names)
- * @param subjects              the subject pattern it stores, with {@code *} and {@code >} wildcards
+ * @param subjects              the subject patterns it stores, with {@code *} and {@code >} wildcards:
+ *                              at least one, none twice, no two overlapping (a subject is stored once)
  * @param maxAge                how long a message is kept, or {@code null} for ever
  * @param maxBytes              the most bytes kept, or -1
  * @param maxMessages           the most messages kept, or -1
@@ -25,10 +28,12 @@ import java.util.Objects;
  *                              it the oldest ids are forgotten before their window ends, and counted
  * @param replicas              copies kept by a clustered store (JetStream R1..R5); 1 for the local log
  * @param retention             whether messages stay until a limit removes them, or go once consumed
+ * @param admission             what the stream admits: the limits' discard policy, the largest message,
+ *                              roll-ups, whether it is sealed
  */
-public record StreamConfig(String name, String subjects, Duration maxAge, long maxBytes, long maxMessages,
+public record StreamConfig(String name, List<String> subjects, Duration maxAge, long maxBytes, long maxMessages,
                            long maxMessagesPerSubject, Duration duplicateWindow, long duplicateWindowBytes, int replicas,
-                           Retention retention) {
+                           Retention retention, Admission admission) {
     /** When stored messages go, besides the limits (JetStream's retention policies). */
     public enum Retention {
         /** Only the limits remove messages: every consumer may read everything retained (the default). */
@@ -39,6 +44,51 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
          * acknowledged every record in them.
          */
         WORK_QUEUE
+    }
+
+    /** What a stream does with a message that would take it past a limit (JetStream's discard policy). */
+    public enum Discard {
+        /** The oldest messages go to make room (the default). */
+        OLD,
+        /**
+         * The new message is refused, with JetStream's store error, while the stream is at its
+         * message or byte limit; the per-subject limit still drops that subject's oldest unless
+         * {@link Admission#discardNewPerSubject()}.
+         */
+        NEW
+    }
+
+    /**
+     * What a stream admits, checked under its append lock with the message's JetStream headers
+     * ({@code Nats-Expected-Stream}, {@code -Last-Sequence}, {@code -Last-Subject-Sequence},
+     * {@code -Last-Msg-Id} are always enforced).
+     *
+     * @param discard              what goes when a limit is reached
+     * @param discardNewPerSubject with {@link Discard#NEW}: a subject at its per-subject limit refuses new messages
+     * @param maxMessageSize       the most bytes of headers and payload one message may have, or -1
+     * @param allowRollup          whether {@code Nats-Rollup: sub} / {@code all} is honoured (refused otherwise)
+     * @param sealed               whether the stream refuses every new message
+     */
+    public record Admission(Discard discard, boolean discardNewPerSubject, long maxMessageSize, boolean allowRollup,
+                            boolean sealed) {
+        /** Discard old, any size, no roll-ups, not sealed. */
+        public static final Admission DEFAULT = new Admission(Discard.OLD, false, -1, false, false);
+
+        /**
+         * Checks every field.
+         *
+         * @throws IllegalArgumentException naming the value that is out of range
+         */
+        public Admission {
+            Objects.requireNonNull(discard, "discard");
+            if (discardNewPerSubject && discard != Discard.NEW) {
+                throw new IllegalArgumentException("discardNewPerSubject needs discard NEW: discard=" + discard);
+            }
+            if (maxMessageSize == 0 || maxMessageSize < -1) {
+                throw new IllegalArgumentException("maxMessageSize must be positive or -1 (unlimited): maxMessageSize="
+                        + maxMessageSize);
+            }
+        }
     }
 
     /** The default duplicate window: two minutes, as JetStream's. */
@@ -67,7 +117,7 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
                         + name + "'");
             }
         }
-        Subject.requirePattern(subjects);
+        subjects = checkSubjects(subjects);
         if (maxAge != null && (maxAge.isNegative() || maxAge.isZero())) {
             throw new IllegalArgumentException("maxAge must be positive or null: maxAge=" + maxAge);
         }
@@ -87,6 +137,50 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
         if (replicas < 1 || replicas > 5) {
             throw new IllegalArgumentException("replicas must be in 1..5: replicas=" + replicas);
         }
+        Objects.requireNonNull(admission, "admission");
+    }
+
+    private static List<String> checkSubjects(List<String> subjects) {
+        Objects.requireNonNull(subjects, "subjects");
+        if (subjects.isEmpty()) {
+            throw new IllegalArgumentException("a stream stores at least one subject pattern: subjects=[]");
+        }
+        List<String> copy = List.copyOf(subjects);
+        for (String pattern : copy) {
+            Subject.requirePattern(pattern);
+        }
+        if (new HashSet<>(copy).size() != copy.size()) {
+            throw new IllegalArgumentException("a subject pattern is named twice: subjects=" + copy);
+        }
+        for (int i = 0; i < copy.size(); i++) {
+            for (int j = i + 1; j < copy.size(); j++) {
+                if (Subject.overlap(copy.get(i), copy.get(j))) {
+                    throw new IllegalArgumentException("subject patterns '" + copy.get(i) + "' and '" + copy.get(j)
+                            + "' overlap: a subject is stored once: subjects=" + copy);
+                }
+            }
+        }
+        return copy;
+    }
+
+    /** @return whether some subject this stream stores also matches {@code pattern} */
+    public boolean overlaps(String pattern) {
+        for (String mine : subjects) {
+            if (Subject.overlap(mine, pattern)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return whether this stream stores {@code subject} (a literal subject) */
+    public boolean stores(String subject) {
+        for (String mine : subjects) {
+            if (Subject.matches(mine, subject)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void checkLimit(String name, long value) {
@@ -122,8 +216,26 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
                 }
             }
         }
-        return new StreamConfig(name.toString(), subjects, null, -1, -1, -1, DEFAULT_DUPLICATE_WINDOW,
-                DEFAULT_DUPLICATE_WINDOW_BYTES, 1, Retention.LIMITS);
+        return new StreamConfig(name.toString(), List.of(subjects), null, -1, -1, -1, DEFAULT_DUPLICATE_WINDOW,
+                DEFAULT_DUPLICATE_WINDOW_BYTES, 1, Retention.LIMITS, Admission.DEFAULT);
+    }
+
+    /**
+     * @param patterns the subject patterns the stream stores
+     * @return a copy storing them
+     */
+    public StreamConfig withSubjects(List<String> patterns) {
+        return new StreamConfig(name, patterns, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
+                duplicateWindow, duplicateWindowBytes, replicas, retention, admission);
+    }
+
+    /**
+     * @param rules what the stream admits
+     * @return a copy with those rules
+     */
+    public StreamConfig withAdmission(Admission rules) {
+        return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
+                duplicateWindow, duplicateWindowBytes, replicas, retention, rules);
     }
 
     /**
@@ -132,7 +244,7 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
      */
     public StreamConfig withName(String newName) {
         return new StreamConfig(newName, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, duplicateWindowBytes, replicas, retention);
+                duplicateWindow, duplicateWindowBytes, replicas, retention, admission);
     }
 
     /**
@@ -141,7 +253,7 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
      */
     public StreamConfig withMaxAge(Duration age) {
         return new StreamConfig(name, subjects, age, maxBytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, duplicateWindowBytes, replicas, retention);
+                duplicateWindow, duplicateWindowBytes, replicas, retention, admission);
     }
 
     /**
@@ -150,7 +262,7 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
      */
     public StreamConfig withMaxBytes(long bytes) {
         return new StreamConfig(name, subjects, maxAge, bytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, duplicateWindowBytes, replicas, retention);
+                duplicateWindow, duplicateWindowBytes, replicas, retention, admission);
     }
 
     /**
@@ -159,7 +271,7 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
      */
     public StreamConfig withMaxMessages(long messages) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, messages, maxMessagesPerSubject,
-                duplicateWindow, duplicateWindowBytes, replicas, retention);
+                duplicateWindow, duplicateWindowBytes, replicas, retention, admission);
     }
 
     /**
@@ -168,7 +280,7 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
      */
     public StreamConfig withMaxMessagesPerSubject(long perSubject) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, perSubject, duplicateWindow,
-                duplicateWindowBytes, replicas, retention);
+                duplicateWindowBytes, replicas, retention, admission);
     }
 
     /**
@@ -177,7 +289,7 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
      */
     public StreamConfig withDuplicateWindow(Duration window) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject, window,
-                duplicateWindowBytes, replicas, retention);
+                duplicateWindowBytes, replicas, retention, admission);
     }
 
     /**
@@ -186,7 +298,7 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
      */
     public StreamConfig withDuplicateWindowBytes(long bytes) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, bytes, replicas, retention);
+                duplicateWindow, bytes, replicas, retention, admission);
     }
 
     /**
@@ -195,7 +307,7 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
      */
     public StreamConfig withRetention(Retention policy) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, duplicateWindowBytes, replicas, policy);
+                duplicateWindow, duplicateWindowBytes, replicas, policy, admission);
     }
 
     /**
@@ -205,6 +317,6 @@ public record StreamConfig(String name, String subjects, Duration maxAge, long m
     public StreamConfig withReplicas(int count) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
                 duplicateWindow, duplicateWindowBytes, count,
-                retention);
+                retention, admission);
     }
 }

@@ -122,7 +122,7 @@ public final class JetStreamStorage implements Storage {
             }
             JetStreamStream open = streams.get(config.name());
             if (open != null) {
-                StreamDeclaration.checkSubjects(config, List.of(open.config().subjects()));
+                StreamDeclaration.checkSubjects(config, open.config().subjects());
                 return open;
             }
             StreamConfiguration declared = StreamDeclaration.declare(management, config);

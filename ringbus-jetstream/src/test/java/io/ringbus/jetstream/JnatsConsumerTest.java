@@ -138,10 +138,10 @@ class JnatsConsumerTest {
             stream(nats, "OPTS", "opts.>");
             JetStreamManagement jsm = nats.jetStreamManagement();
             assertThatThrownBy(() -> jsm.addOrUpdateConsumer("OPTS", ConsumerConfiguration.builder().durable("h")
-                    .headersOnly(true).replayPolicy(ReplayPolicy.Original).build()))
+                    .rateLimit(1024).replayPolicy(ReplayPolicy.Original).build()))
                     .isInstanceOf(JetStreamApiException.class)
                     .hasMessageContaining("not supported by ringbus yet")
-                    .hasMessageContaining("headers_only=true").hasMessageContaining("replay_policy=original");
+                    .hasMessageContaining("rate_limit_bps=1024").hasMessageContaining("replay_policy=original");
             assertThat(jsm.getConsumerNames("OPTS")).isEmpty();
         }
     }

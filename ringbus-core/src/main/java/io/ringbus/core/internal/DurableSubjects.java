@@ -11,12 +11,16 @@ import io.ringbus.core.StreamConfig;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 
 /**
  * The broker's durable subject patterns and the streams that store them. A publish asks
@@ -49,28 +53,32 @@ final class DurableSubjects {
         return entries.length != 0;
     }
 
-    StoredStream register(StreamConfig config, Scope scope) {
-        SubjectPattern pattern = SubjectPattern.parse(config.subjects());
+    /**
+     * Registers a stream under each of its patterns, each with the scope {@code scopeOf} gives it.
+     * A stream registered again with the same patterns is returned as it is.
+     *
+     * @throws IllegalArgumentException when a pattern overlaps another stream's
+     */
+    StoredStream register(StreamConfig config, Function<SubjectPattern, Scope> scopeOf) {
+        List<SubjectPattern> patterns = config.subjects().stream().map(SubjectPattern::parse).toList();
         lock.lock();
         try {
             Entry[] current = entries;
             for (Entry entry : current) {
-                if (entry.pattern.equals(pattern)) {
+                if (entry.stream.config().subjects().equals(config.subjects())) {
                     return entry.stream;
                 }
-                if (overlap(entry.pattern, pattern)) {
-                    throw new IllegalArgumentException("durable pattern '" + config.subjects()
-                            + "' overlaps durable pattern '" + entry.pattern.text() + "' (stream '"
-                            + entry.stream.config().name() + "'): a subject is stored in one stream");
-                }
             }
+            requireNoOverlap(current, patterns, null);
             if (storage == null) {
                 storage = Storage.local(DEFAULT_DIR);
             }
             StoredStream stream = storage.stream(config);
-            Entry[] next = Arrays.copyOf(current, current.length + 1);
-            next[current.length] = new Entry(pattern, scope, stream);
-            entries = next;
+            List<Entry> next = new ArrayList<>(Arrays.asList(current));
+            for (SubjectPattern pattern : patterns) {
+                next.add(new Entry(pattern, scopeOf.apply(pattern), stream));
+            }
+            entries = next.toArray(Entry[]::new);
             cache.clear();
             return stream;
         } finally {
@@ -78,33 +86,52 @@ final class DurableSubjects {
         }
     }
 
+    private static void requireNoOverlap(Entry[] current, List<SubjectPattern> patterns, String self) {
+        for (Entry entry : current) {
+            if (entry.stream.config().name().equals(self)) {
+                continue;
+            }
+            for (SubjectPattern pattern : patterns) {
+                if (overlap(entry.pattern, pattern)) {
+                    throw new IllegalArgumentException("durable pattern '" + pattern.text()
+                            + "' overlaps durable pattern '" + entry.pattern.text() + "' (stream '"
+                            + entry.stream.config().name() + "'): a subject is stored in one stream");
+                }
+            }
+        }
+    }
+
     /**
-     * Opens a registered stream again with {@code config} (its name), keeping its scope when the
-     * pattern stays, else taking {@code scopeIfMoved}.
+     * Opens a registered stream again with {@code config} (its name), keeping the scope of each
+     * pattern it keeps, giving a new pattern {@code scopeIfMoved}'s.
      */
-    StoredStream update(StreamConfig config, java.util.function.Function<SubjectPattern, Scope> scopeIfMoved) {
-        SubjectPattern pattern = SubjectPattern.parse(config.subjects());
+    StoredStream update(StreamConfig config, Function<SubjectPattern, Scope> scopeIfMoved) {
+        List<SubjectPattern> patterns = config.subjects().stream().map(SubjectPattern::parse).toList();
         lock.lock();
         try {
             Entry[] current = entries;
-            int at = -1;
-            for (int i = 0; i < current.length; i++) {
-                if (current[i].stream.config().name().equals(config.name())) {
-                    at = i;
-                } else if (overlap(current[i].pattern, pattern)) {
-                    throw new IllegalArgumentException("durable pattern '" + config.subjects()
-                            + "' overlaps durable pattern '" + current[i].pattern.text() + "' (stream '"
-                            + current[i].stream.config().name() + "'): a subject is stored in one stream");
+            Map<SubjectPattern, Scope> kept = new HashMap<>();
+            for (Entry entry : current) {
+                if (entry.stream.config().name().equals(config.name())) {
+                    kept.put(entry.pattern, entry.scope);
                 }
             }
-            if (at < 0) {
+            if (kept.isEmpty()) {
                 throw new IllegalArgumentException("no durable stream named '" + config.name() + "'");
             }
-            Scope scope = current[at].pattern.equals(pattern) ? current[at].scope : scopeIfMoved.apply(pattern);
+            requireNoOverlap(current, patterns, config.name());
             StoredStream stream = storage.reconfigure(config);
-            Entry[] next = current.clone();
-            next[at] = new Entry(pattern, scope, stream);
-            entries = next;
+            List<Entry> next = new ArrayList<>();
+            for (Entry entry : current) {
+                if (!entry.stream.config().name().equals(config.name())) {
+                    next.add(entry);
+                }
+            }
+            for (SubjectPattern pattern : patterns) {
+                Scope scope = kept.get(pattern);
+                next.add(new Entry(pattern, scope != null ? scope : scopeIfMoved.apply(pattern), stream));
+            }
+            entries = next.toArray(Entry[]::new);
             cache.clear();
             return stream;
         } finally {
@@ -128,8 +155,8 @@ final class DurableSubjects {
     }
 
     /** @return the registered streams, in order */
-    java.util.List<StoredStream> streams() {
-        return Arrays.stream(entries).map(Entry::stream).toList();
+    List<StoredStream> streams() {
+        return Arrays.stream(entries).map(Entry::stream).distinct().toList();
     }
 
     void unregister(String pattern) {
@@ -163,14 +190,15 @@ final class DurableSubjects {
         return cached == NONE ? null : (StoredStream) cached;
     }
 
-    /** @return the scope the stream named {@code name} was registered with, or null when none was */
+    /** @return the highest scope a pattern of the stream named {@code name} has, or null when none is registered */
     Scope scopeOfStream(String name) {
+        Scope highest = null;
         for (Entry entry : entries) {
-            if (entry.stream.config().name().equals(name)) {
-                return entry.scope;
+            if (entry.stream.config().name().equals(name) && (highest == null || !highest.includes(entry.scope))) {
+                highest = entry.scope;
             }
         }
-        return null;
+        return highest;
     }
 
     /** @return the durable entry whose pattern covers every subject {@code pattern} matches, or null */
@@ -205,6 +233,9 @@ final class DurableSubjects {
             ack.join();
         } catch (CompletionException e) {
             Throwable cause = e.getCause();
+            if (cause instanceof PublishRejectedException refused) {
+                throw refused; // the stream refused the message (an expectation, a limit): not a store failure
+            }
             throw cause instanceof StorageException se ? se
                     : new StorageException("storing '" + subject + "' failed: " + cause, cause);
         }

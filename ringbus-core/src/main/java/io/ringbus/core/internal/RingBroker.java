@@ -771,8 +771,10 @@ public final class RingBroker implements Broker {
         if (closed) {
             throw closedException("registerStream");
         }
-        StoredStream stream = durables.register(streamConfig, scope);
-        index.register(SubjectPattern.parse(streamConfig.subjects()), scope);
+        StoredStream stream = durables.register(streamConfig, pattern -> scope);
+        for (String pattern : streamConfig.subjects()) {
+            index.register(SubjectPattern.parse(pattern), scope);
+        }
         return stream;
     }
 
@@ -784,7 +786,7 @@ public final class RingBroker implements Broker {
         if (closed) {
             throw closedException("registerStream");
         }
-        return durables.register(streamConfig, index.maxScopeOf(SubjectPattern.parse(streamConfig.subjects())));
+        return durables.register(streamConfig, index::maxScopeOf);
     }
 
     @Override

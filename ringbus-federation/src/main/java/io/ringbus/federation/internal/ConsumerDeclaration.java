@@ -58,7 +58,7 @@ public final class ConsumerDeclaration {
             }
             ConsumerConfiguration current = existing.getConsumerConfiguration();
             String currentFilter = current.getFilterSubject() == null || current.getFilterSubject().isEmpty()
-                    ? stream.subjects() : current.getFilterSubject();
+                    ? everything(stream) : current.getFilterSubject();
             if (!currentFilter.equals(filter)) {
                 throw new IllegalArgumentException("durable consumer '" + config.durableName() + "' of stream '"
                         + stream.name() + "' filters '" + currentFilter + "', not '" + config.filterSubject() + "'");
@@ -104,7 +104,12 @@ public final class ConsumerDeclaration {
     }
 
     private static String filter(StreamConfig stream, String filterSubject) {
-        return filterSubject.equals(">") ? stream.subjects() : filterSubject;
+        return filterSubject.equals(">") ? everything(stream) : filterSubject;
+    }
+
+    /** @return the filter of a consumer of all the stream: its pattern, or none ("") when it has several */
+    private static String everything(StreamConfig stream) {
+        return stream.subjects().size() == 1 ? stream.subjects().getFirst() : "";
     }
 
     private static ConsumerConfiguration create(ConsumerConfig config, String filter) {

@@ -15,7 +15,6 @@ import io.ringbus.core.StoredStream;
 import io.ringbus.core.StreamConfig;
 import io.ringbus.core.StreamConsumer;
 import io.ringbus.core.StreamInfo;
-import io.ringbus.core.Subject;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -100,7 +99,7 @@ public final class JetStreamStream implements StoredStream {
 
     private CompletableFuture<PublishAck> append(String subject, Headers headers, byte[] payload, String msgId,
                                                  boolean wait) {
-        if (!Subject.matches(config.subjects(), subject)) {
+        if (!config.stores(subject)) {
             throw new IllegalArgumentException("subject '" + subject + "' is not stored by stream '" + config.name()
                     + "' (" + config.subjects() + ")");
         }

@@ -12,6 +12,7 @@ import io.ringbus.core.StreamConfig;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 
@@ -94,11 +95,14 @@ public final class StreamDeclaration {
      * @throws IllegalArgumentException naming both when they are not exactly {@code config.subjects()}
      */
     public static void checkSubjects(StreamConfig config, List<String> subjects) {
-        if (!List.of(config.subjects()).equals(subjects)) {
-            String stored = subjects.size() == 1 ? subjects.get(0) : String.valueOf(subjects);
-            throw new IllegalArgumentException("stream '" + config.name() + "' stores '" + stored + "', not '"
-                    + config.subjects() + "'");
+        if (!new HashSet<>(config.subjects()).equals(new HashSet<>(subjects))) {
+            throw new IllegalArgumentException("stream '" + config.name() + "' stores '" + text(subjects) + "', not '"
+                    + text(config.subjects()) + "'");
         }
+    }
+
+    private static String text(List<String> subjects) {
+        return subjects.size() == 1 ? subjects.getFirst() : String.valueOf(subjects);
     }
 
     private static StreamConfiguration build(StreamConfiguration.Builder builder, StreamConfig config) {

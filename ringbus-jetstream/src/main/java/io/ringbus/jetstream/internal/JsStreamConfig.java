@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ringbus.core.StreamConfig;
+import io.ringbus.core.Subject;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -134,6 +135,9 @@ public record JsStreamConfig(String name, String description, List<String> subje
         if (discardNewPerSubject && !discard.equals("new")) {
             throw ApiError.invalidConfig("discard new per subject requires discard new policy to be set").failure();
         }
+        if (discardNewPerSubject && maxMsgsPerSubject <= 0) {
+            throw ApiError.invalidConfig("discard new per subject requires max msgs per subject > 0").failure();
+        }
         List<String> subs = subjects.isEmpty() ? List.of(name) : subjects;
         HashSet<String> seen = new HashSet<>();
         for (String subject : subs) {
@@ -145,6 +149,14 @@ public record JsStreamConfig(String name, String description, List<String> subje
             }
             if (covers("$JS.API.>", subject)) {
                 throw ApiError.invalidConfig("subjects overlap with jetstream api").failure();
+            }
+        }
+        for (String subject : subs) {
+            for (String other : subs) {
+                if (!other.equals(subject) && Subject.overlap(other, subject)) {
+                    throw ApiError.invalidConfig("subject \"" + subject + "\" overlaps with \"" + other + "\"")
+                            .failure();
+                }
             }
         }
         return new JsStreamConfig(name, description, subs, retention, maxConsumers == 0 ? -1 : maxConsumers,
@@ -160,25 +172,18 @@ public record JsStreamConfig(String name, String description, List<String> subje
      */
     String unsupported() {
         List<String> refused = new ArrayList<>();
-        if (subjects.size() > 1) {
-            refused.add("several subjects in one stream (subjects=" + subjects + ")");
-        }
         if (!name.chars().allMatch(c -> c < 128 && (Character.isLetterOrDigit(c) || c == '-' || c == '_'))) {
             refused.add("a name other than letters, digits, '-' and '_' (name=" + name + ")");
         }
         unless(refused, retention.equals("interest"), "retention=interest");
-        unless(refused, discard.equals("new"), "discard=new");
         unless(refused, storage.equals("memory"), "storage=memory");
-        unless(refused, maxMsgSize != -1, "max_msg_size=" + maxMsgSize);
+        unless(refused, maxMsgSize < -1, "max_msg_size=" + maxMsgSize);
         unless(refused, maxMsgs < -1 || maxBytes < -1 || maxMsgsPerSubject < -1,
                 "a limit below -1 (max_msgs=" + maxMsgs + ", max_bytes=" + maxBytes + ", max_msgs_per_subject="
                         + maxMsgsPerSubject + ")");
         unless(refused, maxAgeNanos < 0, "max_age=" + maxAgeNanos);
         unless(refused, noAck, "no_ack=true");
         unless(refused, mirrorDirect, "mirror_direct=true");
-        unless(refused, allowRollup, "allow_rollup_hdrs=true");
-        unless(refused, sealed, "sealed=true");
-        unless(refused, discardNewPerSubject, "discard_new_per_subject=true");
         unless(refused, mirrorOrSources, "mirror, sources or republish");
         return refused.isEmpty() ? null : "not supported by ringbus yet: " + String.join(", ", refused);
     }
@@ -189,9 +194,11 @@ public record JsStreamConfig(String name, String description, List<String> subje
         }
     }
 
-    /** @return the store's configuration of this stream (one pattern: {@link #unsupported} refused more) */
+    /** @return the store's configuration of this stream */
     StreamConfig toStore() {
-        StreamConfig config = StreamConfig.of(subjects.getFirst()).withName(name)
+        StreamConfig config = StreamConfig.of(subjects.getFirst()).withName(name).withSubjects(subjects)
+                .withAdmission(new StreamConfig.Admission(discard.equals("new") ? StreamConfig.Discard.NEW
+                        : StreamConfig.Discard.OLD, discardNewPerSubject, maxMsgSize, allowRollup, sealed))
                 .withDuplicateWindow(Duration.ofNanos(duplicateWindowNanos))
                 .withRetention(retention.equals("workqueue") ? StreamConfig.Retention.WORK_QUEUE
                         : StreamConfig.Retention.LIMITS);
@@ -201,14 +208,42 @@ public record JsStreamConfig(String name, String description, List<String> subje
         return config.withMaxBytes(maxBytes).withMaxMessages(maxMsgs).withMaxMessagesPerSubject(maxMsgsPerSubject);
     }
 
+    /**
+     * nats-server's {@code configUpdateCheck} after storage and retention: what an update may not
+     * undo, and a sealed stream's settings (no age limit, discard new, no deletes, purges or roll-ups).
+     *
+     * @return {@code update} as it applies
+     * @throws ApiError.Failure the error nats-server answers
+     */
+    static JsStreamConfig checkedUpdate(JsStreamConfig old, JsStreamConfig update) {
+        if (!update.sealed && old.sealed) {
+            throw ApiError.invalidConfig("stream configuration update can not unseal a sealed stream").failure();
+        }
+        if (!update.denyDelete && old.denyDelete) {
+            throw ApiError.invalidConfig("stream configuration update can not cancel deny message deletes").failure();
+        }
+        if (!update.denyPurge && old.denyPurge) {
+            throw ApiError.invalidConfig("stream configuration update can not cancel deny purge").failure();
+        }
+        if (!update.sealed) {
+            return update;
+        }
+        return new JsStreamConfig(update.name, update.description, update.subjects, update.retention,
+                update.maxConsumers, update.maxMsgs, update.maxBytes, 0, update.maxMsgsPerSubject, update.maxMsgSize,
+                "new", update.storage, update.replicas, update.noAck, update.duplicateWindowNanos, update.allowDirect,
+                update.mirrorDirect, true, true, true, false, update.discardNewPerSubject, update.mirrorOrSources);
+    }
+
     /** @return the configuration a stream registered with {@code --durable} has, in JetStream's terms */
     static JsStreamConfig ofStore(StreamConfig store) {
         long age = store.maxAge() == null ? 0 : store.maxAge().toNanos();
-        return new JsStreamConfig(store.name(), null, List.of(store.subjects()),
+        StreamConfig.Admission admits = store.admission();
+        return new JsStreamConfig(store.name(), null, store.subjects(),
                 store.retention() == StreamConfig.Retention.WORK_QUEUE ? "workqueue" : "limits", -1,
-                store.maxMessages(), store.maxBytes(), age, store.maxMessagesPerSubject(), -1, "old", "file",
-                store.replicas(), false, store.duplicateWindow().toNanos(), false, false, false, false, false, false,
-                false, false);
+                store.maxMessages(), store.maxBytes(), age, store.maxMessagesPerSubject(), admits.maxMessageSize(),
+                admits.discard() == StreamConfig.Discard.NEW ? "new" : "old", "file", store.replicas(), false,
+                store.duplicateWindow().toNanos(), false, false, admits.sealed(), false, false, admits.allowRollup(),
+                admits.discardNewPerSubject(), false);
     }
 
     /** @return the configuration as nats-server 2.9.10 writes it, fields in its order */
@@ -236,13 +271,13 @@ public record JsStreamConfig(String name, String description, List<String> subje
         json.put("duplicate_window", duplicateWindowNanos);
         json.put("allow_direct", allowDirect);
         json.put("mirror_direct", mirrorDirect);
+        if (discardNewPerSubject) {
+            json.put("discard_new_per_subject", true);
+        }
         json.put("sealed", sealed);
         json.put("deny_delete", denyDelete);
         json.put("deny_purge", denyPurge);
         json.put("allow_rollup_hdrs", allowRollup);
-        if (discardNewPerSubject) {
-            json.put("discard_new_per_subject", true);
-        }
         return json;
     }
 

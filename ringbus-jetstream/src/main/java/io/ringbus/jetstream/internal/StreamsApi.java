@@ -233,6 +233,9 @@ public final class StreamsApi {
                     .orElseThrow(ApiError.STREAM_NOT_FOUND::failure);
             StreamCatalog.Entry entry = catalog.entry(stream);
             JsStreamConfig old = entry.config();
+            if (old.maxConsumers() != config.maxConsumers()) {
+                throw ApiError.invalidConfig("stream configuration update can not change MaxConsumers").failure();
+            }
             if (!old.storage().equals(config.storage())) {
                 throw ApiError.invalidConfig("stream configuration update can not change storage type").failure();
             }
@@ -240,6 +243,7 @@ public final class StreamsApi {
                 throw ApiError.invalidConfig("stream configuration update can not change retention policy")
                         .failure();
             }
+            config = JsStreamConfig.checkedUpdate(old, config);
             requireSupported(config);
             requireNoOverlap(config, name);
             catalog.save(config, entry.created());
@@ -298,7 +302,7 @@ public final class StreamsApi {
                 continue;
             }
             for (String subject : config.subjects()) {
-                if (Subject.overlap(subject, stream.config().subjects())) {
+                if (stream.config().overlaps(subject)) {
                     throw ApiError.SUBJECT_OVERLAP.failure();
                 }
             }
@@ -395,7 +399,7 @@ public final class StreamsApi {
         List<StoredStream> streams = new ArrayList<>();
         for (StoredStream stream : visible(requester)) {
             try {
-                if (wanted == null || Subject.overlap(wanted, stream.config().subjects())) {
+                if (wanted == null || stream.config().overlaps(wanted)) {
                     streams.add(stream);
                 }
             } catch (IllegalArgumentException invalidFilter) {

@@ -201,8 +201,20 @@ final class DurableAcks {
                 .append("{\"error\":{\"code\":").append(rejected == null ? 503 : rejected.status())
                 .append(",\"err_code\":").append(rejected == null ? STORE_FAILED_ERR_CODE : rejected.errorCode())
                 .append(",\"description\":\"");
-        for (int i = 0; i < description.length(); i++) {
-            char c = description.charAt(i);
+        escape(json, description);
+        json.append("\"}");
+        if (rejected != null && rejected.stream() != null) {
+            // As nats-server's JSPubAckResponse: the stream that refused it, sequence 0.
+            json.append(",\"stream\":\"");
+            escape(json, rejected.stream());
+            json.append("\",\"seq\":0");
+        }
+        return json.append('}').toString();
+    }
+
+    private static void escape(StringBuilder json, String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
             switch (c) {
                 case '"' -> json.append("\\\"");
                 case '\\' -> json.append("\\\\");
@@ -218,7 +230,6 @@ final class DurableAcks {
                 }
             }
         }
-        return json.append("\"}}").toString();
     }
 
     /** @return the store's refusal in {@code error}'s causes, or null when it is none (or no error) */

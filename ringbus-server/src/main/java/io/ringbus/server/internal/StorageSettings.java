@@ -136,7 +136,7 @@ public final class StorageSettings {
                         + "duplicate_window_bytes)");
             };
         }
-        durables.put(stream.subjects(), new Durable(stream, scope));
+        durables.put(stream.subjects().getFirst(), new Durable(stream, scope));
         return this;
     }
 
@@ -216,7 +216,7 @@ public final class StorageSettings {
     public List<StoredStream> register(Broker broker, Map<String, Scope> subjects) {
         List<StoredStream> streams = new ArrayList<>(durables.size());
         for (Durable durable : durables.values()) {
-            String pattern = durable.stream().subjects();
+            String pattern = durable.stream().subjects().getFirst();
             Scope scope = durable.scope() != null ? durable.scope() : subjects.getOrDefault(pattern, defaultScope);
             streams.add(broker.registerStream(durable.stream(), scope));
         }

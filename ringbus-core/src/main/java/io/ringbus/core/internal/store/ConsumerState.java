@@ -94,7 +94,7 @@ final class ConsumerState {
         this.file = file;
         this.config = config;
         this.filter = SubjectPattern.parse(config.filterSubject());
-        this.filtered = !config.filterSubject().equals(stream.config().subjects())
+        this.filtered = !stream.config().subjects().equals(java.util.List.of(config.filterSubject()))
                 && !config.filterSubject().equals(">");
     }
 

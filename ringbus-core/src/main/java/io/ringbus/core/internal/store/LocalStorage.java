@@ -183,8 +183,7 @@ public final class LocalStorage implements Storage {
             try {
                 // The pattern may change: the subjects file is rewritten before the stream opens with it.
                 files.createDirectories(streamDir);
-                files.replace(streamDir.resolve(StreamSubjectsFile.NAME),
-                        ByteBuffer.wrap((config.subjects() + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                StreamSubjectsFile.rewrite(streamDir.resolve(StreamSubjectsFile.NAME), config, files);
             } catch (IOException e) {
                 throw new StorageException("cannot reconfigure stream '" + config.name() + "' in " + streamDir + ": "
                         + e, e);

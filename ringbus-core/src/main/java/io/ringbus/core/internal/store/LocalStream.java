@@ -27,6 +27,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -53,7 +55,8 @@ final class LocalStream implements StoredStream {
 
     private final Path dir;
     private final StreamConfig config;
-    private final SubjectPattern pattern;
+    /** The patterns it stores, parsed. */
+    private final List<SubjectPattern> patterns;
     private final SegmentLog log;
     private final FsyncPolicy policy;
     private final DurableFiles files;
@@ -63,7 +66,7 @@ final class LocalStream implements StoredStream {
     private final PendingAcks pending;
     private final Map<String, ConsumerState> consumers = new ConcurrentHashMap<>();
     /** The per-subject limit, or null when the stream has none. */
-    private final SubjectHistory history;
+    final SubjectHistory history;
     /** Messages removed on request (purge, delete), durably. */
     final Removals removals;
     /** The newest sequence of each subject; built on first use (under the append lock), then kept. */
@@ -73,6 +76,8 @@ final class LocalStream implements StoredStream {
     /** The log's last sequence as recovered at open, before this process appended. */
     private final long recoveredLastSequence;
     private volatile IOException failure;
+    /** What {@link AppendRules} reads of this stream, under the append lock. */
+    private final StreamRulesState state = new StreamRulesState(this);
     /** The last subject found to match the pattern (a benign race: any value checked is valid). */
     private volatile String lastChecked;
     private volatile boolean closed;
@@ -85,7 +90,7 @@ final class LocalStream implements StoredStream {
         this.removals = removals;
         this.files = files;
         this.config = config;
-        this.pattern = SubjectPattern.parse(config.subjects());
+        this.patterns = config.subjects().stream().map(SubjectPattern::parse).toList();
         this.log = log;
         this.policy = policy;
         this.pending = new PendingAcks(config.name(), maxPendingBytes);
@@ -105,9 +110,12 @@ final class LocalStream implements StoredStream {
             throw new StorageException("cannot open stream '" + config.name() + "' in " + dir + ": " + e
                     + " (check that the directory and its files are readable and writable by this user)", e);
         }
+        // Discard new: the log keeps every record; the stream refuses what would pass a limit (AppendRules).
+        boolean discardsOld = config.admission().discard() == StreamConfig.Discard.OLD;
         LogConfig logConfig = LogConfig.builder().policy(policy).intervalMillis(intervalMillis)
                 .segmentBytes(segmentBytes(config, segmentBytes)).segmentRecords(segmentRecords(config))
-                .maxBytes(Math.max(0, config.maxBytes())).maxRecords(Math.max(0, config.maxMessages()))
+                .maxBytes(discardsOld ? Math.max(0, config.maxBytes()) : 0)
+                .maxRecords(discardsOld ? Math.max(0, config.maxMessages()) : 0)
                 .maxAge(config.maxAge() == null ? Duration.ZERO : config.maxAge()).build();
         SegmentLog log;
         try {
@@ -168,7 +176,7 @@ final class LocalStream implements StoredStream {
     }
 
     void checkSubjects(StreamConfig other) {
-        if (!other.subjects().equals(config.subjects())) {
+        if (!new HashSet<>(other.subjects()).equals(new HashSet<>(config.subjects()))) {
             throw new IllegalArgumentException("stream '" + config.name() + "' stores '" + config.subjects()
                     + "', not '" + other.subjects() + "'");
         }
@@ -233,7 +241,9 @@ final class LocalStream implements StoredStream {
             // nats-server's JetStream refuses the same (the ids it remembers are bounded by it too).
             throw PublishRejectedException.headersTooLarge();
         }
-        int bytes = body.length + (headerBlock == null ? 0 : headerBlock.length) + subject.length();
+        AppendRules.Expectations expected = AppendRules.read(h);
+        int size = body.length + (headerBlock == null ? 0 : headerBlock.length);
+        int bytes = size + subject.length();
         if (!pending.reserve(bytes, wait, this::checkOpen)) {
             return null;
         }
@@ -255,6 +265,11 @@ final class LocalStream implements StoredStream {
                     return CompletableFuture.completedFuture(new PublishAck(config.name(), earlier, true));
                 }
             }
+            PublishRejectedException refused = AppendRules.refusal(config, state, subject, size, expected);
+            if (refused != null) {
+                pending.release(bytes);
+                return CompletableFuture.failedFuture(refused);
+            }
             try {
                 sequence = log.append(subject, headerBlock, body);
             } catch (UncheckedIOException e) {
@@ -274,7 +289,11 @@ final class LocalStream implements StoredStream {
             if (lastsBuilt) {
                 lasts.appended(subject, sequence);
             }
+            state.appended(msgId);
             pending.add(sequence, bytes, future);
+            if (expected.rollup() != null) {
+                rollUp(subject, sequence, expected.rollsUpSubject());
+            }
         } finally {
             appendLock.unlock();
         }
@@ -289,9 +308,25 @@ final class LocalStream implements StoredStream {
         return future;
     }
 
+    /**
+     * {@code Nats-Rollup}, under the append lock once {@code sequence} is appended: the older messages
+     * of {@code subject} (or of the stream) are purged, once the new one is durable (a cut must not
+     * leave the subject with neither). A failure is logged; the message stays stored.
+     */
+    private void rollUp(String subject, long sequence, boolean subjectOnly) {
+        try {
+            durableThrough(sequence);
+            RemovalScan.purge(this, subjectOnly ? SubjectPattern.parse(subject) : null, 0, 1);
+        } catch (IOException | UncheckedIOException e) {
+            LOG.warn("stream '{}': the roll-up of '{}' at sequence {} failed: {}", config.name(), subject, sequence,
+                    e.toString());
+        }
+    }
+
     /** Checks a subject against the stream's pattern, splitting it; remembered, as a publisher repeats its subject. */
     private void checkSubject(String subject) {
-        if (!pattern.matches(SubjectPattern.literalTokens(subject, "subject"))) {
+        String[] tokens = SubjectPattern.literalTokens(subject, "subject");
+        if (patterns.stream().noneMatch(p -> p.matches(tokens))) {
             throw new IllegalArgumentException("subject '" + subject + "' is not stored by stream '" + config.name()
                     + "' (" + config.subjects() + ")");
         }
@@ -404,8 +439,8 @@ final class LocalStream implements StoredStream {
         appendLock.lock();
         try {
             checkOpen();
-            return RemovalScan.purge(this, filter == null || filter.equals(pattern) ? null : filter, belowSequence,
-                    keep);
+            boolean everything = filter == null || patterns.size() == 1 && filter.equals(patterns.getFirst());
+            return RemovalScan.purge(this, everything ? null : filter, belowSequence, keep);
         } catch (IOException | UncheckedIOException e) {
             throw new StorageException("purging stream '" + config.name() + "' failed: " + e, e);
         } finally {
@@ -461,14 +496,20 @@ final class LocalStream implements StoredStream {
             appendLock.unlock();
         }
         long last = stats.lastSequence();
-        long first = Math.max(stats.firstSequence(), Math.min(removals.floor(), last + 1));
-        while (first <= last && isSuperseded(first)) {
-            first++;
-        }
+        long first = firstHeld(last);
         long messages = held(first, last);
         long subjects = lastsBuilt ? lasts.subjects(first, this::isSuperseded) : -1;
         return new StreamInfo(config.name(), messages, stats.bytes(), first, last, ids, idBytes, forgotten,
                 last < first ? 0 : last - first + 1 - messages, subjects);
+    }
+
+    /** @return the first sequence held, {@code last + 1} when none is */
+    long firstHeld(long last) {
+        long first = Math.max(log.firstSequence(), Math.min(removals.floor(), last + 1));
+        while (first <= last && isSuperseded(first)) {
+            first++;
+        }
+        return first;
     }
 
     /** @return subjects that hold a message (builds the index of subjects on first use) */

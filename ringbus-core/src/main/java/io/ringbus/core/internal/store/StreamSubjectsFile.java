@@ -12,8 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * A stream's {@code subjects} file: the pattern it stores, one line of UTF-8, so that a stream is
- * not reopened for another pattern by mistake. Written through {@link DurableFiles#replace}
+ * A stream's {@code subjects} file: the patterns it stores, one line of UTF-8 each, so that a stream
+ * is not reopened for other patterns by mistake. Written through {@link DurableFiles#replace}
  * (temporary file, forced, renamed, directory forced).
  *
  * <p>The pattern is also in the configuration that opens the stream, so a file a crash left
@@ -38,7 +38,7 @@ final class StreamSubjectsFile {
      * @throws IOException              when it cannot be read or written
      */
     static void check(Path file, StreamConfig config, DurableFiles files) throws IOException {
-        String expected = config.subjects();
+        String expected = String.join("\n", config.subjects());
         if (!Files.exists(file)) {
             write(file, expected, files);
             return;
@@ -85,6 +85,11 @@ final class StreamSubjectsFile {
         } catch (CharacterCodingException e) {
             return null;
         }
+    }
+
+    /** Writes the file for {@code config}'s patterns (a reconfigured stream's, before it opens with them). */
+    static void rewrite(Path file, StreamConfig config, DurableFiles files) throws IOException {
+        write(file, String.join("\n", config.subjects()), files);
     }
 
     private static void write(Path file, String subjects, DurableFiles files) throws IOException {

@@ -67,6 +67,17 @@ final class SubjectHistory {
         }
     }
 
+    /** @return the sequences of {@code subject} kept (removed ones included until superseded) */
+    long count(String subject) {
+        lock.lock();
+        try {
+            ArrayDeque<Long> sequences = kept.get(subject);
+            return sequences == null ? 0 : sequences.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     boolean isSuperseded(long sequence) {
         lock.lock();
         try {

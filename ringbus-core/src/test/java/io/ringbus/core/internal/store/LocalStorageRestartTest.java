@@ -38,7 +38,8 @@ class LocalStorageRestartTest {
         StreamConfig config = StreamConfig.of("bulk.>");
         Path streamDir = dir.resolve("streams").resolve(config.name());
         Files.createDirectories(streamDir);
-        Files.writeString(streamDir.resolve("subjects"), config.subjects() + "\n", StandardCharsets.UTF_8);
+        Files.writeString(streamDir.resolve("subjects"), String.join("\n", config.subjects()) + "\n",
+                StandardCharsets.UTF_8);
         byte[] payload = new byte[16];
         try (SegmentLog log = SegmentLog.open(streamDir.resolve("log"), LogConfig.builder().policy(FsyncPolicy.OS)
                 .build())) {

@@ -59,7 +59,8 @@ final class RetentionCutChild {
         Path dir = Path.of(args[0]);
         if (args[1].equals("DRAIN")) {
             try (LocalStorage storage = open(dir)) {
-                StreamConsumer worker = storage.stream(JOBS).consumer(ConsumerConfig.of(WORKER, JOBS.subjects()));
+                StreamConsumer worker = storage.stream(JOBS)
+                        .consumer(ConsumerConfig.of(WORKER, JOBS.subjects().getFirst()));
                 for (List<StoredMessage> got = worker.fetch(1, Duration.ofSeconds(1)); !got.isEmpty();
                      got = worker.fetch(1, Duration.ofSeconds(1))) {
                     work(worker, got);
@@ -105,12 +106,12 @@ final class RetentionCutChild {
 
         Turn(LocalStorage storage) {
             streams = STREAMS.stream().map(storage::stream).toList();
-            worker = streams.get(2).consumer(ConsumerConfig.of(WORKER, JOBS.subjects()));
+            worker = streams.get(2).consumer(ConsumerConfig.of(WORKER, JOBS.subjects().getFirst()));
         }
 
         void run(String id) throws InterruptedException {
             for (StoredStream stream : streams) {
-                String subject = stream.config().subjects().replace(">", "x");
+                String subject = stream.config().subjects().getFirst().replace(">", "x");
                 long sequence = stream.append(subject, null, id.getBytes(StandardCharsets.US_ASCII), null).join()
                         .sequence();
                 ChildLines.print("a " + stream.config().name() + " " + sequence + " " + id + " "

@@ -39,7 +39,7 @@ final class ConsumerChecks {
             if (!validSubject(deliver)) {
                 throw ConsumerError.of(ConsumerError.INVALID_DELIVER_SUBJECT);
             }
-            if (Subject.overlap(stream.config().subjects(), deliver)) {
+            if (stream.config().overlaps(deliver)) {
                 throw ConsumerError.of(ConsumerError.DELIVER_CYCLE);
             }
             if (c.maxWaiting() != 0) {
@@ -71,7 +71,7 @@ final class ConsumerChecks {
                 throw ConsumerError.of(ConsumerError.MAX_EXPIRES_TOO_SMALL);
             }
         }
-        if (c.filterSubject() != null && !Subject.overlap(c.filterSubject(), stream.config().subjects())) {
+        if (c.filterSubject() != null && !stream.config().overlaps(c.filterSubject())) {
             throw ConsumerError.of(ConsumerError.FILTER_NOT_SUBSET);
         }
         policy(c);

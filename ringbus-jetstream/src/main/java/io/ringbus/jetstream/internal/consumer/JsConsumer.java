@@ -385,10 +385,15 @@ final class JsConsumer {
         lastDeliveredMillis = System.currentTimeMillis();
         dirty = true;
         byte[] headers = message.headers().isEmpty() ? null : message.headers().toNatsBlock();
+        byte[] payload = message.payload();
+        if (config.headersOnly()) {
+            headers = HeadersOnly.block(headers, payload.length);
+            payload = new byte[0];
+        }
         long size = size(message, reply);
         // Shown under the stored subject, as nats-server delivers (KV watchers read the key from it).
         broker.publishAtScope(scope, target, reply, headers == null ? null : Headers.fromNatsBlock(headers),
-                new DeliveredAs(message.subject(), message.payload()));
+                new DeliveredAs(message.subject(), payload));
         lastSentNanos = now;
         if (!config.push()) {
             PullRequest request = waiting.peekFirst();

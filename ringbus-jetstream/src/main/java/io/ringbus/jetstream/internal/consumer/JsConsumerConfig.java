@@ -36,6 +36,7 @@ import java.util.Set;
  * @param maxAckPending     0 when unset
  * @param heartbeatNanos    {@code idle_heartbeat}
  * @param flowControl       push flow control
+ * @param headersOnly       deliveries carry the headers and {@code Nats-Msg-Size}, no payload
  * @param maxBatch          {@code max_batch}
  * @param maxExpiresNanos   {@code max_expires}
  * @param maxBytes          {@code max_bytes}
@@ -49,7 +50,7 @@ import java.util.Set;
 record JsConsumerConfig(String durable, String name, String description, String deliverPolicy, long optStartSeq,
                         Instant optStartTime, String ackPolicy, long ackWaitNanos, int maxDeliver,
                         List<Long> backoffNanos, String filterSubject, String replayPolicy, int maxWaiting,
-                        int maxAckPending, long heartbeatNanos, boolean flowControl, int maxBatch,
+                        int maxAckPending, long heartbeatNanos, boolean flowControl, boolean headersOnly, int maxBatch,
                         long maxExpiresNanos, int maxBytes, String deliverSubject, String deliverGroup,
                         long inactiveNanos, int replicas, boolean memStorage, String unsupported) {
     static final ObjectMapper MAPPER = new ObjectMapper();
@@ -101,9 +102,6 @@ record JsConsumerConfig(String durable, String name, String description, String 
         if (sample != null) {
             unsupported.add("sample_freq=" + sample);
         }
-        if (flag(config, "headers_only")) {
-            unsupported.add("headers_only=true");
-        }
         if (flag(config, "direct")) {
             unsupported.add("direct=true");
         }
@@ -144,7 +142,8 @@ record JsConsumerConfig(String durable, String name, String description, String 
                 enumText(config, "ack_policy", ACK, "none"), number(config, "ack_wait"),
                 (int) number(config, "max_deliver"), List.copyOf(backoff), text(config, "filter_subject"), replay,
                 (int) number(config, "max_waiting"), (int) number(config, "max_ack_pending"),
-                number(config, "idle_heartbeat"), flag(config, "flow_control"), (int) number(config, "max_batch"),
+                number(config, "idle_heartbeat"), flag(config, "flow_control"), flag(config, "headers_only"),
+                (int) number(config, "max_batch"),
                 number(config, "max_expires"), (int) number(config, "max_bytes"), text(config, "deliver_subject"),
                 text(config, "deliver_group"), number(config, "inactive_threshold"),
                 (int) number(config, "num_replicas"), flag(config, "mem_storage"), unsupported.isEmpty() ? null : String.join(", ", unsupported));
@@ -165,7 +164,7 @@ record JsConsumerConfig(String durable, String name, String description, String 
         int pending = acks && maxAckPending == 0 ? DEFAULT_MAX_ACK_PENDING : maxAckPending;
         return new JsConsumerConfig(durable, consumerName, description, deliverPolicy, optStartSeq, optStartTime,
                 ackPolicy, ackWait, maxDeliver == 0 ? -1 : maxDeliver, backoffNanos, filterSubject, replayPolicy,
-                waiting, pending, heartbeatNanos, flowControl, maxBatch, maxExpiresNanos, maxBytes, deliverSubject,
+                waiting, pending, heartbeatNanos, flowControl, headersOnly, maxBatch, maxExpiresNanos, maxBytes, deliverSubject,
                 deliverGroup, inactive, replicas, memStorage, unsupported);
     }
 
@@ -194,6 +193,9 @@ record JsConsumerConfig(String durable, String name, String description, String 
         putNumber(json, "idle_heartbeat", heartbeatNanos);
         if (flowControl) {
             json.put("flow_control", true);
+        }
+        if (headersOnly) {
+            json.put("headers_only", true);
         }
         putNumber(json, "max_batch", maxBatch);
         putNumber(json, "max_expires", maxExpiresNanos);

@@ -192,7 +192,8 @@ final class Varz {
             if (!visible(view, stream.config().name(), viewer)) {
                 continue;
             }
-            json.beginObject().field("name", stream.config().name()).field("subjects", stream.config().subjects());
+            json.beginObject().field("name", stream.config().name()).field("subjects",
+                    String.join(", ", stream.config().subjects()));
             try {
                 StreamInfo info = stream.info();
                 json.field("messages", info.messages()).field("bytes", info.bytes())
