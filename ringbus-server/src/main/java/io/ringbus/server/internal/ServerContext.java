@@ -16,8 +16,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * server's identity.
  */
 public final class ServerContext {
-    /** The version announced in INFO. */
+    /** ringbus's own version: INFO's {@code ringbus_version}, /varz's {@code version}. */
     public static final String VERSION = "0.1.0";
+    /**
+     * The nats-server version whose client protocol and JetStream API ringbus serves, announced
+     * as INFO's {@code version}: the clients gate features on it (nats.js refuses its consumers,
+     * KV and object store below 2.9.4; nats.go, jnats and nats.c pick API subjects by it).
+     */
+    public static final String NATS_VERSION = "2.9.10";
 
     final Broker broker;
     final ServerConfig config;
@@ -187,7 +193,8 @@ public final class ServerContext {
         StringBuilder json = new StringBuilder(256);
         json.append("INFO {\"server_id\":\"").append(serverId)
                 .append("\",\"server_name\":\"").append(config.serverName())
-                .append("\",\"version\":\"").append(VERSION)
+                .append("\",\"version\":\"").append(NATS_VERSION)
+                .append("\",\"ringbus_version\":\"").append(VERSION)
                 .append("\",\"proto\":1,\"java\":\"").append(Runtime.version().feature())
                 .append("\",\"host\":\"").append(config.host())
                 .append("\",\"port\":").append(boundPort)
