@@ -61,6 +61,18 @@ public interface StoredStream {
     StreamInfo info();
 
     /**
+     * Calls {@code listener} after each message this stream stores, on the storing thread (it must
+     * return at once: hand the work to a thread of its own). For readers that poll the stream, such as
+     * JetStream's consumers, to read a new message at once rather than at their next poll.
+     *
+     * @param listener what to call
+     * @return whether this store calls listeners (the default: it does not, poll it)
+     */
+    default boolean onAppend(Runnable listener) {
+        return false;
+    }
+
+    /**
      * Reads one stored message.
      *
      * @param sequence its sequence

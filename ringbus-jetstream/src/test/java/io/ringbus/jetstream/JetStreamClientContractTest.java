@@ -47,11 +47,7 @@ abstract class JetStreamClientContractTest {
      * asserted on ringbus either way; the reference must still pass them. Empty it as the
      * features land: then every case must pass on ringbus too.
      */
-    static final Set<String> NOT_YET_ON_RINGBUS = Set.of(
-            "stream_multiple_subjects",
-            "kv_create_bucket", "kv_put_get", "kv_create_exists", "kv_update_revision", "kv_delete", "kv_purge",
-            "kv_history", "kv_keys", "kv_watch",
-            "os_put_multi_chunk", "os_get", "os_list", "os_delete");
+    static final Set<String> NOT_YET_ON_RINGBUS = Set.of();
 
     /** The cases every client runs, in order. */
     static final List<String> CASES = List.of("account_info", "stream_add", "stream_info", "stream_update",

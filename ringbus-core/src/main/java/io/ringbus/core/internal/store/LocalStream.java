@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -65,6 +66,8 @@ final class LocalStream implements StoredStream {
     /** Appended, not yet durable: their acknowledgements and the bytes they hold. */
     private final PendingAcks pending;
     private final Map<String, ConsumerState> consumers = new ConcurrentHashMap<>();
+    /** Called after each append ({@link #onAppend}). */
+    private final List<Runnable> appendListeners = new CopyOnWriteArrayList<>();
     /** The per-subject limit, or null when the stream has none. */
     final SubjectHistory history;
     /** Messages removed on request (purge, delete), durably. */
@@ -305,7 +308,16 @@ final class LocalStream implements StoredStream {
         for (ConsumerState consumer : consumers.values()) {
             consumer.wake();
         }
+        for (Runnable listener : appendListeners) {
+            listener.run();
+        }
         return future;
+    }
+
+    @Override
+    public boolean onAppend(Runnable listener) {
+        appendListeners.add(listener);
+        return true;
     }
 
     /**

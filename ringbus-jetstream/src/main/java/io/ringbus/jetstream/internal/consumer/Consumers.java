@@ -15,9 +15,11 @@ import org.slf4j.LoggerFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -26,13 +28,16 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Every JetStream consumer, run on one thread of its own: deliveries, redeliveries, pull requests,
- * heartbeats and acks all happen there, so a consumer's state has one writer. A tick every
- * {@link #TICK_MILLIS} ms delivers what streams stored since and saves changed durable consumers
+ * heartbeats and acks all happen there, so a consumer's state has one writer. A stream that tells of
+ * its appends ({@link StoredStream#onAppend}) wakes the thread at once (wakes coalesce: one queued at a
+ * time); a tick every {@link #TICK_MILLIS} ms delivers what other streams stored since, redelivers,
+ * times out pull requests and saves changed durable consumers
  * ({@link ConsumerFiles}); an {@code AckSync} (an ack with a reply subject) is saved before it is answered.
  *
  * <p>Also the handler of {@code $JS.ACK.} and {@code $JS.FC.} (acks and flow-control answers): taken on
@@ -63,6 +68,12 @@ public final class Consumers implements RequestHandler, AutoCloseable {
     private final AtomicLong droppedAcks = new AtomicLong();
     private volatile int count;
     private long lastSaveNanos;
+    /** Whether a wake is queued on the consumers' thread (appends coalesce into it). */
+    private final AtomicBoolean wakeQueued = new AtomicBoolean();
+    /** The streams listened to, by identity (a stream updated is a new one); the consumers' thread only. */
+    private final Map<StoredStream, Boolean> listened = new IdentityHashMap<>();
+    /** The streams that have consumers now: an append to another wakes nothing. */
+    private volatile Set<String> withConsumers = Set.of();
 
     /**
      * @param broker         the broker whose streams are consumed
@@ -113,6 +124,8 @@ public final class Consumers implements RequestHandler, AutoCloseable {
 
     private void recount() {
         count = byStream.values().stream().mapToInt(Map::size).sum();
+        withConsumers = byStream.entrySet().stream().filter(e -> !e.getValue().isEmpty()).map(Map.Entry::getKey)
+                .collect(java.util.stream.Collectors.toUnmodifiableSet());
     }
 
     Optional<StoredStream> stream(String name) {
@@ -156,6 +169,47 @@ public final class Consumers implements RequestHandler, AutoCloseable {
         executor.execute(work);
     }
 
+    /** A stream stored a message (its storing thread): deliver it now. */
+    private void wake() {
+        if (wakeQueued.compareAndSet(false, true)) {
+            try {
+                executor.execute(this::woken);
+            } catch (RejectedExecutionException closed) {
+                wakeQueued.set(false);
+            }
+        }
+    }
+
+    private void woken() {
+        wakeQueued.set(false);
+        try {
+            long now = System.nanoTime();
+            for (Map.Entry<String, Map<String, JsConsumer>> entry : byStream.entrySet()) {
+                Optional<StoredStream> stored = stream(entry.getKey());
+                if (stored.isPresent()) {
+                    for (JsConsumer consumer : entry.getValue().values()) {
+                        consumer.pump(stored.get(), now);
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("jetstream consumers: delivery failed: {}", e.toString(), e);
+        }
+    }
+
+    /** Listens to the appends of a stream with consumers; forgets streams gone or replaced. */
+    private void listen(StoredStream stream) {
+        if (!listened.containsKey(stream)) {
+            listened.keySet().retainAll(broker.streams());
+            String name = stream.config().name();
+            listened.put(stream, stream.onAppend(() -> {
+                if (withConsumers.contains(name)) {
+                    wake();
+                }
+            }));
+        }
+    }
+
     private void tick() {
         try {
             long now = System.nanoTime();
@@ -166,6 +220,7 @@ public final class Consumers implements RequestHandler, AutoCloseable {
                     gone.add(new String[] {entry.getKey(), null});
                     continue;
                 }
+                listen(stored.get());
                 for (JsConsumer consumer : entry.getValue().values()) {
                     if (consumer.inactive(now)) {
                         gone.add(new String[] {entry.getKey(), consumer.name()});
