@@ -107,6 +107,19 @@ public interface Storage extends AutoCloseable {
         throw new UnsupportedOperationException(describe() + " keeps no documents");
     }
 
+    /**
+     * @return the most bytes this store's streams hold together (past it they refuse new messages),
+     *         or -1 when it has no such limit (the default)
+     */
+    default long maxBytes() {
+        return -1;
+    }
+
+    /** @return the bytes this store's streams hold now, or -1 when it does not count them (the default) */
+    default long usedBytes() {
+        return -1;
+    }
+
     /** Closes every stream and consumer; appends acknowledged stay stored. Idempotent. */
     @Override
     void close();
@@ -134,5 +147,22 @@ public interface Storage extends AutoCloseable {
      */
     static Storage local(Path dir, FsyncPolicy policy, Duration interval) {
         return new LocalStorage(dir, policy, interval, DEFAULT_MAX_PENDING_BYTES);
+    }
+
+    /**
+     * The embedded log under {@code dir} with a durability policy and a limit on what it holds.
+     *
+     * @param dir      the directory, created if missing
+     * @param policy   when records are forced to the disk
+     * @param interval the force interval for {@link FsyncPolicy#INTERVAL}
+     * @param maxBytes the most bytes its streams hold together, past which they refuse new messages
+     *                 with JetStream's "insufficient resources" (nats-server's {@code max_file_store}); -1
+     *                 for the default, what the store holds at open plus 75% of the disk's free space
+     * @return the storage
+     * @throws IllegalArgumentException naming the value when the interval or the limit is not positive
+     * @throws StorageException         when the directory cannot be created or is locked by another process
+     */
+    static Storage local(Path dir, FsyncPolicy policy, Duration interval, long maxBytes) {
+        return LocalStorage.limited(dir, policy, interval, DEFAULT_MAX_PENDING_BYTES, maxBytes);
     }
 }

@@ -89,6 +89,11 @@ public final class RingbusServerMain implements Callable<Integer> {
             description = "the force interval of --fsync interval (default: 100ms)")
     private String fsyncInterval;
 
+    @Option(names = {"--max-store"}, paramLabel = "SIZE",
+            description = "the most bytes the store keeps, all streams together; past it publishes to them are "
+                    + "refused (JetStream's max_file_store; default: what it holds at start plus 75% of the free disk)")
+    private String maxStore;
+
     @Option(names = {"--storage-jetstream"}, paramLabel = "URLS",
             description = "store durable subjects in this JetStream (NATS URLs, comma-separated) instead of the "
                     + "local log")
@@ -194,6 +199,9 @@ public final class RingbusServerMain implements Callable<Integer> {
             }
             if (fsyncInterval != null) {
                 storageSettings.interval(fsyncInterval);
+            }
+            if (maxStore != null) {
+                storageSettings.maxBytes(maxStore);
             }
             if (durable != null) {
                 for (String pattern : durable) {

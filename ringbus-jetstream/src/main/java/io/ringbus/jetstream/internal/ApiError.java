@@ -37,6 +37,9 @@ public record ApiError(int code, int errCode, String description) {
     /** 10008: the API's queue is full (clients retry a 503). */
     public static final ApiError UNAVAILABLE = new ApiError(503, 10008, "JetStream system temporarily unavailable");
 
+    /** JSStorageResourcesExceededErr: a stream's max_bytes would reserve more than the store's limit. */
+    static final ApiError STORAGE_RESOURCES = new ApiError(500, 10047, "insufficient storage resources available");
+
     /** JSStreamSealedErr. */
     static final ApiError SEALED = new ApiError(400, 10109, "invalid operation on sealed stream");
 

@@ -41,6 +41,7 @@ public final class StreamsApi {
     static final int LIST_LIMIT = 256;
 
     private final Broker broker;
+    private final Storage storage;
     private final StreamCatalog catalog;
     private final JetStreamSettings settings;
     private final AtomicLong total = new AtomicLong();
@@ -49,8 +50,9 @@ public final class StreamsApi {
     /** The consumer requests ({@code $JS.API.CONSUMER.>}), or null when none are served. */
     private volatile ConsumersApi consumers;
 
-    private StreamsApi(Broker broker, StreamCatalog catalog, JetStreamSettings settings) {
+    private StreamsApi(Broker broker, Storage storage, StreamCatalog catalog, JetStreamSettings settings) {
         this.broker = broker;
+        this.storage = storage;
         this.catalog = catalog;
         this.settings = settings;
         this.messages = new MessagesApi(catalog,
@@ -66,7 +68,7 @@ public final class StreamsApi {
      * @return the API
      */
     public static StreamsApi open(Broker broker, Storage storage, JetStreamSettings settings) {
-        return new StreamsApi(broker, StreamCatalog.open(broker, storage), settings);
+        return new StreamsApi(broker, storage, StreamCatalog.open(broker, storage), settings);
     }
 
     /** Serves the consumer requests with {@code api}. */
@@ -207,6 +209,7 @@ public final class StreamsApi {
             if (catalog.streams().size() >= settings.maxStreams()) {
                 throw ApiError.MAX_STREAMS.failure();
             }
+            requireRoom(config, null);
             requireNoOverlap(config, null);
             Instant created = Instant.now();
             catalog.save(config, created);
@@ -245,6 +248,7 @@ public final class StreamsApi {
             }
             config = JsStreamConfig.checkedUpdate(old, config);
             requireSupported(config);
+            requireRoom(config, name);
             requireNoOverlap(config, name);
             catalog.save(config, entry.created());
             if (!config.toStore().equals(stream.config())) {
@@ -293,6 +297,26 @@ public final class StreamsApi {
         String unsupported = config.unsupported();
         if (unsupported != null) {
             throw ApiError.invalidConfig(unsupported).failure();
+        }
+    }
+
+    /**
+     * nats-server's reservation: the {@code max_bytes} of every stream that has one, this one's
+     * included, must fit in the store's limit ({@link Storage#maxBytes}).
+     */
+    private void requireRoom(JsStreamConfig config, String self) {
+        long max = storage.maxBytes();
+        if (max < 0 || config.maxBytes() <= 0) {
+            return;
+        }
+        long reserved = config.maxBytes();
+        for (StoredStream stream : catalog.streams()) {
+            if (!stream.config().name().equals(self) && stream.config().maxBytes() > 0) {
+                reserved += stream.config().maxBytes();
+            }
+        }
+        if (reserved > max) {
+            throw ApiError.STORAGE_RESOURCES.failure();
         }
     }
 

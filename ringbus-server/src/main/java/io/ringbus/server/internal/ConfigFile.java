@@ -48,7 +48,8 @@ import java.util.regex.Pattern;
  * permissions.&lt;user or token&gt;.publish.allow / .publish.deny / .subscribe.allow / .subscribe.deny = comma-separated
  *     patterns (subscribe entries may add " queue"); permissions.&lt;user or token&gt;.allow_responses = true | false |
  *     &lt;max&gt;[,&lt;expires&gt;]   see {@link io.ringbus.server.Permissions}
- * storage.dir, storage.fsync (always | interval | os), storage.fsync_interval, storage.jetstream (NATS URLs)
+ * storage.dir, storage.fsync (always | interval | os), storage.fsync_interval, storage.max_bytes (SIZE),
+ * storage.jetstream (NATS URLs)
  * federation.servers (NATS URLs), federation.user (user:password), federation.token, federation.ca_file,
  * federation.reconnect_wait, federation.max_reconnects  see {@link FederationSettings}
  * storage.durable.&lt;pattern&gt; = [SCOPE] [name=..] [max_age=..] [max_bytes=..] [max_messages=..]  see {@link StorageSettings}
@@ -235,6 +236,7 @@ public final class ConfigFile {
             case "storage.jetstream" -> storage.jetStream(value);
             case "storage.fsync" -> storage.policy(value);
             case "storage.fsync_interval" -> storage.interval(value);
+            case "storage.max_bytes" -> storage.maxBytes(value);
             case "broker.shutdown_timeout" -> broker.shutdownTimeout(Durations.parse(value));
             default -> {
                 int dot = key.indexOf('.');

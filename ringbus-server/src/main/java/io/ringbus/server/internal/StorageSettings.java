@@ -46,6 +46,7 @@ public final class StorageSettings {
     private Path dir = DEFAULT_DIR;
     private FsyncPolicy policy = FsyncPolicy.ALWAYS;
     private Duration interval = DEFAULT_FSYNC_INTERVAL;
+    private long maxBytes = -1;
     private Scope defaultScope = Scope.PUBLIC;
     private String jetStream;
     private final Map<String, Durable> durables = new LinkedHashMap<>();
@@ -90,6 +91,21 @@ public final class StorageSettings {
             throw new IllegalArgumentException("fsync interval must be at least 1ms: '" + text + "'");
         }
         this.interval = parsed;
+        return this;
+    }
+
+    /**
+     * @param text a size ({@link ConfigFile#size}): the most bytes the store's streams hold together
+     *             (nats-server's {@code max_file_store}); unset, what it holds at open plus 75% of the free disk
+     * @return this
+     * @throws IllegalArgumentException naming the value when it is not a positive size
+     */
+    public StorageSettings maxBytes(String text) {
+        long parsed = ConfigFile.size(text);
+        if (parsed < 1) {
+            throw new IllegalArgumentException("storage.max_bytes must be a positive size: '" + text + "'");
+        }
+        this.maxBytes = parsed;
         return this;
     }
 
@@ -201,7 +217,7 @@ public final class StorageSettings {
             return io.ringbus.federation.JetStreamStorage.builder().servers(jetStream).connectionName("ringbus-server")
                     .connect();
         }
-        return Storage.local(dir, policy, interval);
+        return Storage.local(dir, policy, interval, maxBytes);
     }
 
     /**

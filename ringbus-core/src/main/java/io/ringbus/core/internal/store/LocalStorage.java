@@ -41,6 +41,9 @@ public final class LocalStorage implements Storage {
     /** Prefix of a deleted stream's directory until its files are gone (not a valid stream name). */
     static final String DELETED = ".deleted-";
 
+    /** The store's byte limit unless given: what it holds at open plus 75% of the disk's free space (nats-server's). */
+    public static final long DEFAULT_MAX_BYTES = -1;
+
     /** How often acknowledged positions are saved: a crash redelivers at most this window of acks. */
     public static final long STATE_SAVE_MILLIS = 50;
 
@@ -57,6 +60,7 @@ public final class LocalStorage implements Storage {
     private final Map<String, LocalStream> streams = new ConcurrentHashMap<>();
     private final ReentrantLock openLock = new ReentrantLock();
     private final Thread saver;
+    private final StoreUsage usage;
     private volatile boolean closed;
 
     /**
@@ -84,12 +88,34 @@ public final class LocalStorage implements Storage {
      * @param segmentBytes    the size at which a stream's segment rolls
      */
     public LocalStorage(Path dir, FsyncPolicy policy, Duration interval, long maxPendingBytes, long segmentBytes) {
-        this(dir, policy, interval, maxPendingBytes, segmentBytes, (operation, path) -> { });
+        this(dir, policy, interval, maxPendingBytes, segmentBytes, DEFAULT_MAX_BYTES, (operation, path) -> { });
+    }
+
+    /**
+     * As {@link #LocalStorage(Path, FsyncPolicy, Duration, long)} with a limit on the bytes it holds.
+     *
+     * @param dir             the directory
+     * @param policy          when records are forced
+     * @param interval        the force interval for INTERVAL
+     * @param maxPendingBytes bytes of unacknowledged appends per stream
+     * @param maxBytes        the most bytes its streams hold together (JetStream's {@code max_file_store}),
+     *                        or {@link #DEFAULT_MAX_BYTES}: what it holds at open plus 75% of the disk's free space
+     * @return the open store
+     */
+    public static LocalStorage limited(Path dir, FsyncPolicy policy, Duration interval, long maxPendingBytes,
+                                       long maxBytes) {
+        return new LocalStorage(dir, policy, interval, maxPendingBytes, LogConfig.DEFAULT_SEGMENT_BYTES, maxBytes,
+                (operation, path) -> { });
     }
 
     /** As the public constructors, telling {@code observer} every file operation (tests). */
     LocalStorage(Path dir, FsyncPolicy policy, Duration interval, long maxPendingBytes, long segmentBytes,
                  DurableFiles.Observer observer) {
+        this(dir, policy, interval, maxPendingBytes, segmentBytes, DEFAULT_MAX_BYTES, observer);
+    }
+
+    private LocalStorage(Path dir, FsyncPolicy policy, Duration interval, long maxPendingBytes, long segmentBytes,
+                         long maxBytes, DurableFiles.Observer observer) {
         this.dir = Objects.requireNonNull(dir, "dir").toAbsolutePath();
         this.policy = Objects.requireNonNull(policy, "policy");
         if (interval == null || interval.toMillis() < 1) {
@@ -125,6 +151,7 @@ public final class LocalStorage implements Storage {
         }
         lock = acquired;
         removeDeleted();
+        usage = new StoreUsage(maxBytes == DEFAULT_MAX_BYTES ? defaultMaxBytes(this.dir) : maxBytes);
         saver = Thread.ofPlatform().name("ringbus-storage-saver").daemon(true).start(this::saveLoop);
     }
 
@@ -159,7 +186,7 @@ public final class LocalStorage implements Storage {
                 return existing;
             }
             LocalStream stream = LocalStream.open(dir.resolve("streams").resolve(config.name()), config, policy,
-                    intervalMillis, maxPendingBytes, segmentBytes, files);
+                    intervalMillis, maxPendingBytes, segmentBytes, files, usage);
             streams.put(config.name(), stream);
             return stream;
         } finally {
@@ -189,7 +216,7 @@ public final class LocalStorage implements Storage {
                         + e, e);
             }
             LocalStream stream = LocalStream.open(streamDir, config, policy, intervalMillis, maxPendingBytes,
-                    segmentBytes, files);
+                    segmentBytes, files, usage);
             streams.put(config.name(), stream);
             return stream;
         } finally {
@@ -222,6 +249,7 @@ public final class LocalStorage implements Storage {
                 Files.move(streamDir, gone, StandardCopyOption.ATOMIC_MOVE);
                 files.syncDirectory(gone.getParent());
                 deleteTree(gone);
+                usage.measure(streams.values());
             } catch (IOException e) {
                 throw new StorageException("cannot delete stream '" + name + "' (" + streamDir + "): " + e, e);
             }
@@ -314,7 +342,34 @@ public final class LocalStorage implements Storage {
             for (LocalStream stream : streams.values()) {
                 stream.saveConsumers();
             }
+            usage.measure(streams.values());
         }
+    }
+
+    /** @return what the store holds under {@code dir} plus 75% of the free space of its disk */
+    private static long defaultMaxBytes(Path dir) {
+        long held = 0;
+        try (var walk = Files.walk(dir.resolve("streams"))) {
+            held = walk.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            LOG.warn("store {}: its size could not be read ({}); its limit counts the disk's free space only", dir, e);
+        }
+        try {
+            return held + Files.getFileStore(dir).getUsableSpace() / 4 * 3;
+        } catch (IOException e) {
+            LOG.warn("store {}: the disk's free space could not be read ({}); no byte limit", dir, e.toString());
+            return Long.MAX_VALUE;
+        }
+    }
+
+    @Override
+    public long maxBytes() {
+        return usage.max() == Long.MAX_VALUE ? -1 : usage.max();
+    }
+
+    @Override
+    public long usedBytes() {
+        return usage.used();
     }
 
     @Override

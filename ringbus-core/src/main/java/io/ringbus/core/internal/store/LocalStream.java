@@ -48,6 +48,8 @@ import java.util.concurrent.locks.ReentrantLock;
 final class LocalStream implements StoredStream {
     private static final Logger LOG = LoggerFactory.getLogger(LocalStream.class);
     static final String MSG_ID = "Nats-Msg-Id";
+    /** JetStream's {@code JSInsufficientResourcesErr}. */
+    static final int INSUFFICIENT_RESOURCES = 10023;
     /**
      * A stream with a byte or message limit rolls its segments at this fraction of the limit, so
      * that retention, which deletes whole segments, can hold the limit (see {@link LogConfig}).
@@ -79,6 +81,8 @@ final class LocalStream implements StoredStream {
     /** The log's last sequence as recovered at open, before this process appended. */
     private final long recoveredLastSequence;
     private volatile IOException failure;
+    /** The store's bytes, against its limit. */
+    private final StoreUsage usage;
     /** What {@link AppendRules} reads of this stream, under the append lock. */
     private final StreamRulesState state = new StreamRulesState(this);
     /** The last subject found to match the pattern (a benign race: any value checked is valid). */
@@ -88,8 +92,9 @@ final class LocalStream implements StoredStream {
     private long openReadBytes;
 
     private LocalStream(Path dir, StreamConfig config, SegmentLog log, FsyncPolicy policy, long maxPendingBytes,
-                        DurableFiles files, Removals removals) {
+                        DurableFiles files, Removals removals, StoreUsage usage) {
         this.dir = dir;
+        this.usage = usage;
         this.removals = removals;
         this.files = files;
         this.config = config;
@@ -104,7 +109,7 @@ final class LocalStream implements StoredStream {
     }
 
     static LocalStream open(Path dir, StreamConfig config, FsyncPolicy policy, long intervalMillis,
-                            long maxPendingBytes, long segmentBytes, DurableFiles files) {
+                            long maxPendingBytes, long segmentBytes, DurableFiles files, StoreUsage usage) {
         long started = System.nanoTime();
         try {
             files.createDirectories(dir.resolve("consumers"));
@@ -134,7 +139,7 @@ final class LocalStream implements StoredStream {
             log.close();
             throw new StorageException("cannot open stream '" + config.name() + "' in " + dir + ": " + e, e);
         }
-        LocalStream stream = new LocalStream(dir, config, log, policy, maxPendingBytes, files, removals);
+        LocalStream stream = new LocalStream(dir, config, log, policy, maxPendingBytes, files, removals, usage);
         long ids = stream.duplicates.rebuild(log, config.duplicateWindow().toMillis());
         long history = stream.history == null ? 0 : stream.history.rebuild(log);
         LogStats stats = log.stats();
@@ -247,6 +252,11 @@ final class LocalStream implements StoredStream {
         AppendRules.Expectations expected = AppendRules.read(h);
         int size = body.length + (headerBlock == null ? 0 : headerBlock.length);
         int bytes = size + subject.length();
+        if (usage.exceeded()) {
+            // nats-server's JSInsufficientResourcesErr: the store holds more than its limit.
+            return CompletableFuture.failedFuture(new PublishRejectedException(503, INSUFFICIENT_RESOURCES,
+                    "insufficient resources", config.name()));
+        }
         if (!pending.reserve(bytes, wait, this::checkOpen)) {
             return null;
         }
@@ -293,9 +303,10 @@ final class LocalStream implements StoredStream {
                 lasts.appended(subject, sequence);
             }
             state.appended(msgId);
+            usage.appended(bytes);
             pending.add(sequence, bytes, future);
             if (expected.rollup() != null) {
-                rollUp(subject, sequence, expected.rollsUpSubject());
+                RemovalScan.rollUp(this, subject, sequence, expected.rollsUpSubject());
             }
         } finally {
             appendLock.unlock();
@@ -318,21 +329,6 @@ final class LocalStream implements StoredStream {
     public boolean onAppend(Runnable listener) {
         appendListeners.add(listener);
         return true;
-    }
-
-    /**
-     * {@code Nats-Rollup}, under the append lock once {@code sequence} is appended: the older messages
-     * of {@code subject} (or of the stream) are purged, once the new one is durable (a cut must not
-     * leave the subject with neither). A failure is logged; the message stays stored.
-     */
-    private void rollUp(String subject, long sequence, boolean subjectOnly) {
-        try {
-            durableThrough(sequence);
-            RemovalScan.purge(this, subjectOnly ? SubjectPattern.parse(subject) : null, 0, 1);
-        } catch (IOException | UncheckedIOException e) {
-            LOG.warn("stream '{}': the roll-up of '{}' at sequence {} failed: {}", config.name(), subject, sequence,
-                    e.toString());
-        }
     }
 
     /** Checks a subject against the stream's pattern, splitting it; remembered, as a publisher repeats its subject. */

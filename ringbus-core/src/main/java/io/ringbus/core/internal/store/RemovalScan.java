@@ -4,14 +4,22 @@ import io.ringbus.core.internal.SubjectPattern;
 import io.ringbus.core.internal.log.LogReader;
 import io.ringbus.core.internal.log.LogRecord;
 import io.ringbus.core.internal.log.SegmentLog;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.function.LongPredicate;
 import java.util.stream.LongStream;
 
-/** Finds what a purge removes: reads of the log for {@link LocalStream#purge}, under its append lock. */
+/**
+ * Finds what a purge removes: reads of the log for {@link LocalStream#purge} and roll-ups, under its
+ * append lock.
+ */
 final class RemovalScan {
+    private static final Logger LOG = LoggerFactory.getLogger(RemovalScan.class);
+
     private RemovalScan() {
     }
 
@@ -88,6 +96,21 @@ final class RemovalScan {
         }
         stream.removed(null, 0);
         return purged;
+    }
+
+    /**
+     * {@code Nats-Rollup}, under the stream's append lock once {@code sequence} is appended: the older
+     * messages of {@code subject} (or of the stream) are purged, once the new one is durable (a cut must
+     * not leave the subject with neither). A failure is logged; the message stays stored.
+     */
+    static void rollUp(LocalStream stream, String subject, long sequence, boolean subjectOnly) {
+        try {
+            stream.durableThrough(sequence);
+            purge(stream, subjectOnly ? SubjectPattern.parse(subject) : null, 0, 1);
+        } catch (IOException | UncheckedIOException e) {
+            LOG.warn("stream '{}': the roll-up of '{}' at sequence {} failed: {}", stream.config().name(), subject,
+                    sequence, e.toString());
+        }
     }
 
     /** @return sequences of {@code [from, to]} removed or superseded ({@code history} may be null) */

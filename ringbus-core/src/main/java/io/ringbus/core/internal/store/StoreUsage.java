@@ -1,0 +1,57 @@
+package io.ringbus.core.internal.store;
+
+import java.util.Collection;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The bytes a {@link LocalStorage} holds, all streams together, against its limit (JetStream's
+ * {@code max_file_store}): measured from the streams' logs by the store's saver thread every
+ * {@link LocalStorage#STATE_SAVE_MILLIS} ms, with the bytes appended since added as they come. Past
+ * the limit a stream refuses new messages as nats-server does ({@code used > max}: "insufficient
+ * resources"); what is stored stays.
+ *
+ * <p>Thread-safe.
+ */
+final class StoreUsage {
+    private final long max;
+    private volatile long measured;
+    private final LongAdder since = new LongAdder();
+
+    /** @param max the most bytes, {@link Long#MAX_VALUE} for no limit */
+    StoreUsage(long max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("the store's byte limit must be positive: maxBytes=" + max);
+        }
+        this.max = max;
+    }
+
+    /** @return the limit, {@link Long#MAX_VALUE} when none */
+    long max() {
+        return max;
+    }
+
+    /** @return bytes held now (as last measured, plus what was appended since) */
+    long used() {
+        return measured + since.sum();
+    }
+
+    /** @return whether the store holds more than its limit: new messages are refused */
+    boolean exceeded() {
+        return max != Long.MAX_VALUE && used() > max;
+    }
+
+    /** A stream appended {@code bytes}. */
+    void appended(long bytes) {
+        since.add(bytes);
+    }
+
+    /** Measures what the streams' logs hold now (the saver thread, and after a stream is deleted). */
+    void measure(Collection<LocalStream> streams) {
+        long total = 0;
+        for (LocalStream stream : streams) {
+            total += stream.log().stats().bytes();
+        }
+        since.reset();
+        measured = total;
+    }
+}
