@@ -38,8 +38,11 @@ final class JetStreamCards {
             } catch (RuntimeException closing) {
                 continue;
             }
+            // As nats-server's state: an empty stream's first sequence is the next one (0 when it never had one).
+            long first = info.messages() > 0 ? info.firstSequence()
+                    : info.lastSequence() == 0 ? 0 : info.lastSequence() + 1;
             rows.add(List.of(name, String.join(" ", stream.config().subjects()), info.messages(), info.bytes(),
-                    info.firstSequence(), info.lastSequence(), figures.consumerCount(name)));
+                    first, info.lastSequence(), figures.consumerCount(name)));
         }
         String note = rows.size() + " streams, " + figures.consumerCount() + " consumers; API " + figures.api.apiTotal()
                 + " requests, " + figures.api.apiErrors() + " errors, " + figures.dispatcher.refused()

@@ -45,7 +45,9 @@ final class JetStreamMeters implements AutoCloseable {
 
     private void gauge(String name, String description, JetStreamFigures figures,
                        ToDoubleFunction<JetStreamFigures> value, Tags tags) {
-        meters.add(Gauge.builder(name, figures, value).description(description).tags(tags).register(registry));
+        // Held strongly: the registry may outlive the extension's other references; close() removes them.
+        meters.add(Gauge.builder(name, figures, value).description(description).tags(tags).strongReference(true)
+                .register(registry));
     }
 
     private void counter(String name, String description, JetStreamFigures figures,

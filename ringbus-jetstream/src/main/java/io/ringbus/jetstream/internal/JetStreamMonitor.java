@@ -11,9 +11,12 @@ import io.ringbus.server.spi.ExtensionContext;
  * ringbus-server and knows nothing of JetStream: it serves what this registers.
  */
 public final class JetStreamMonitor implements AutoCloseable {
+    /** Held here while the extension runs: Micrometer's function counters hold it only weakly. */
+    private final JetStreamFigures figures;
     private final JetStreamMeters meters;
 
-    private JetStreamMonitor(JetStreamMeters meters) {
+    private JetStreamMonitor(JetStreamFigures figures, JetStreamMeters meters) {
+        this.figures = figures;
         this.meters = meters;
     }
 
@@ -36,7 +39,7 @@ public final class JetStreamMonitor implements AutoCloseable {
         context.dashboard(cards::streams);
         context.dashboard(cards::consumers);
         MeterRegistry registry = context.meterRegistry();
-        return new JetStreamMonitor(registry == null ? null : new JetStreamMeters(registry, figures));
+        return new JetStreamMonitor(figures, registry == null ? null : new JetStreamMeters(registry, figures));
     }
 
     /** Removes the meters. */
