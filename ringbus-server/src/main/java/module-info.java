@@ -22,7 +22,7 @@ module io.ringbus.server {
     requires io.netty.transport;
     requires io.netty.transport.classes.epoll;
     requires io.netty.transport.unix.common;
-    requires com.fasterxml.jackson.core;
+    requires transitive com.fasterxml.jackson.core; // the SPI hands extensions the monitor's JsonGenerator
     requires java.management;
     requires jdk.management;
     requires jdk.unsupported; // sun.misc.Signal, by reflection: SIGHUP reloads the TLS files

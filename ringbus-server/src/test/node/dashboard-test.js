@@ -1,7 +1,7 @@
 'use strict';
 // Opens the ringbus-server dashboard in a real headless browser (Debian's chromium, driven by
 // playwright-core) and checks that it shows live numbers. Run by DashboardBrowserTest.
-// Usage: node dashboard-test.js <dashboard url> <screenshot path>
+// Usage: node dashboard-test.js <dashboard url> <screenshot path> [text the extensions' cards must show]...
 // Protocol with the Java side, one line each on stdout:
 //   "READY <in msgs>"   the page loaded and shows its first numbers; the Java side starts traffic
 //   "RESULT ok before=<n> after=<n> rate=<n>"   the numbers went up; screenshot written; exit 0
@@ -12,7 +12,7 @@ const path = require('path');
 const { chromium } = require('playwright-core');
 
 const TIMEOUT_MS = 20000;
-const [url, screenshot] = process.argv.slice(2);
+const [url, screenshot, ...cardTexts] = process.argv.slice(2);
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
     '--disable-component-update', '--disable-sync', '--disable-quic'];
@@ -59,6 +59,17 @@ async function main() {
         const subscriptionRows = await page.locator('#subs-body tr').count();
         const outbox = await page.textContent('#outbox-body');
         console.log(`check refreshes ${refreshes} subscription rows ${subscriptionRows} outbox '${outbox.trim()}'`);
+        if (cardTexts.length > 0) {
+            // The extensions' cards (JetStream's streams and consumers) show what the Java side created.
+            await page.waitForFunction(texts => texts.every(t => document.getElementById('cards').textContent
+                .includes(t)), cardTexts, { timeout: TIMEOUT_MS, polling: 200 });
+            const cards = await page.$$eval('#cards .card', divs => divs.map(d => [d.querySelector('h2').textContent,
+                ...Array.from(d.querySelectorAll('tr')).map(tr => Array.from(tr.children).map(c => c.textContent)
+                    .join('|'))].join(' / ')));
+            for (const card of cards) {
+                console.log(`card ${card}`);
+            }
+        }
         if (errors.length > 0) {
             throw new Error('page errors: ' + errors.join('; '));
         }

@@ -5,6 +5,7 @@ import io.ringbus.core.internal.store.LocalStorage;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Where durable subjects are stored: one interface, two stores. {@link #local(Path)} is the
@@ -92,6 +93,11 @@ public interface Storage extends AutoCloseable {
     /** @return the names of the stored streams that have {@link #writeMetadata metadata}, sorted */
     default List<String> streamsWithMetadata() {
         return List.of();
+    }
+
+    /** @return the directory the store keeps its files in, or empty when it has none (the default) */
+    default Optional<Path> directory() {
+        return Optional.empty();
     }
 
     /**

@@ -2,6 +2,7 @@ package io.ringbus.jetstream;
 
 import io.ringbus.core.Storage;
 import io.ringbus.jetstream.internal.ApiDispatcher;
+import io.ringbus.jetstream.internal.JetStreamMonitor;
 import io.ringbus.jetstream.internal.StreamsApi;
 import io.ringbus.jetstream.internal.consumer.Consumers;
 import io.ringbus.jetstream.internal.consumer.ConsumersApi;
@@ -14,7 +15,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * JetStream's API ({@code $JS.API.>}: account info and streams) served on the server's embedded
- * store. Found by the standalone server with {@link java.util.ServiceLoader}; an embedder adds it
+ * store, and its monitoring: {@code /jsz}, {@code /varz}'s {@code jetstream}, dashboard cards and meters. Found by the standalone server with {@link java.util.ServiceLoader}; an embedder adds it
  * with {@code ServerConfig.builder().extension(new JetStreamExtension())} and a broker that has a
  * {@link Storage#local local store}. See docs/jetstream.md.
  */
@@ -26,6 +27,7 @@ public final class JetStreamExtension implements ServerExtension {
 
     private ApiDispatcher dispatcher;
     private Consumers consumers;
+    private JetStreamMonitor monitor;
 
     /** An extension that reads its settings when the server starts it. */
     public JetStreamExtension() {
@@ -70,6 +72,7 @@ public final class JetStreamExtension implements ServerExtension {
         }
         dispatcher = new ApiDispatcher(streams, settings);
         context.handle(ServerRequests.JETSTREAM_API_PREFIX, dispatcher);
+        monitor = JetStreamMonitor.register(context, streams, consumers, dispatcher);
         LOG.info("jetstream: on, streams in {}; {} streams (max_streams {}), API queue {} requests "
                         + "({} per connection), max_file_store {} (storage.max_bytes; {} used), memory storage not "
                         + "supported", storage.describe(), streams.count(), settings.maxStreams(),
@@ -84,6 +87,10 @@ public final class JetStreamExtension implements ServerExtension {
 
     @Override
     public void close() {
+        if (monitor != null) {
+            monitor.close();
+            monitor = null;
+        }
         if (dispatcher != null) {
             dispatcher.close();
             dispatcher = null;

@@ -33,6 +33,15 @@ record JetStreamServer(Broker broker, RingbusServer server) implements AutoClose
         }
     }
 
+    /** A server with its monitoring port on, on a free port ({@link #monitorPort()}). */
+    static JetStreamServer startMonitored(Path store, UnaryOperator<ServerConfig.Builder> more) {
+        return start(store, builder -> more.apply(builder.monitorPort(0)));
+    }
+
+    int monitorPort() {
+        return server.monitorPort();
+    }
+
     String url() {
         return "nats://127.0.0.1:" + server.port();
     }

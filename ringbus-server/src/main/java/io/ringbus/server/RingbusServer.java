@@ -47,18 +47,10 @@ public final class RingbusServer implements AutoCloseable {
 
     private RingbusServer(Broker broker, ServerConfig config, MonitorSources given, MeterRegistry registry) {
         this.context = new ServerContext(broker, config);
-        startExtensions(config, registry != null ? registry : given.meterRegistry().orElse(null));
-        try {
-            this.netty = new NettyServer(context);
-        } catch (RuntimeException e) {
-            closeExtensions();
-            context.close();
-            throw e;
-        }
         MonitorSources sources = given;
         PrometheusMeterRegistry own = null;
         if (config.monitorEnabled() && sources.meterRegistry().isEmpty()) {
-            // /metrics needs a registry: one of JVM basics, which the server's own meters join.
+            // /metrics needs a registry: one of JVM basics, which the server's and extensions' meters join.
             own = MonitorSources.jvmMeterRegistry();
             MonitorSources.Builder copy = MonitorSources.builder().meterRegistry(own);
             sources.blockedHandlers().ifPresent(copy::blockedHandlers);
@@ -68,6 +60,17 @@ public final class RingbusServer implements AutoCloseable {
         }
         this.ownRegistry = own;
         MeterRegistry target = registry != null ? registry : sources.meterRegistry().orElse(null);
+        try {
+            startExtensions(config, target);
+            this.netty = new NettyServer(context);
+        } catch (RuntimeException e) {
+            closeExtensions();
+            context.close();
+            if (own != null) {
+                own.close();
+            }
+            throw e;
+        }
         this.meters = target == null ? null : new ServerMeters(target, config.serverName(), context.counters());
         MonitorServer started = null;
         if (config.monitorEnabled()) {
@@ -201,15 +204,14 @@ public final class RingbusServer implements AutoCloseable {
         }
     }
 
-    /** Starts the configured extensions, in order; one that fails stops those started and the server. */
+    /** Starts the configured extensions, in order; when one fails, those started are closed and it throws. */
     private void startExtensions(ServerConfig config, MeterRegistry registry) {
         for (ServerExtension extension : config.extensions()) {
             try {
                 extension.start(new ServerExtensionContext(context, config.extensionSettings(extension.name()),
                         registry));
             } catch (RuntimeException e) {
-                closeExtensions();
-                context.close();
+                closeExtensions(); // those started; the caller closes the rest
                 throw e;
             }
             extensions.add(extension);

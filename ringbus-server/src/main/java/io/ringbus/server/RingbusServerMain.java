@@ -347,7 +347,7 @@ public final class RingbusServerMain implements Callable<Integer> {
         if (server.monitorPort() != ServerConfig.MONITOR_OFF) {
             String monitorHost = settings.monitorHost().contains(":") ? "[" + settings.monitorHost() + "]"
                     : settings.monitorHost();
-            LOG.info("monitoring: dashboard at {}://{}:{}/ (also /varz /connz /subsz /healthz /metrics){}",
+            LOG.info("monitoring: dashboard at {}://{}:{}/ (also /varz /connz /subsz /jsz /healthz /metrics){}",
                     settings.monitorTls() ? "https" : "http", monitorHost, server.monitorPort(), settings.authRequired() ? ", credentials required" : "");
         }
         stopped.await();

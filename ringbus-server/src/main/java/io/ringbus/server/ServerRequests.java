@@ -37,9 +37,12 @@ public final class ServerRequests {
     public static final String JETSTREAM_ACK_PREFIX = "$JS.ACK.";
     /** Prefix of JetStream's flow-control answers of push consumers ({@code $JS.FC.<stream>.<consumer>.<id>}). */
     public static final String JETSTREAM_FLOW_CONTROL_PREFIX = "$JS.FC.";
-    /** The monitor's HTTP paths (GET). */
+    /**
+     * The monitor's HTTP paths (GET). {@code /jsz} answers as a nats-server without JetStream
+     * ({@code "disabled": true}) until an extension serves it (ringbus-jetstream does).
+     */
     public static final List<String> MONITOR_PATHS = List.of("/", "/varz", "/connz", "/subsz", "/healthz",
-            "/metrics", "/dashz");
+            "/metrics", "/dashz", "/jsz");
 
     private ServerRequests() {
     }

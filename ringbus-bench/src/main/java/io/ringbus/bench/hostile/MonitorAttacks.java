@@ -10,7 +10,8 @@ import java.util.Set;
 final class MonitorAttacks {
     /** Every monitoring path, with the heaviest queries each takes. */
     static final List<String> HEAVY_PATHS = List.of("/", "/varz", "/connz?limit=1000000&subs=detail&auth=1",
-            "/subsz?subs=1&limit=1000000", "/healthz", "/metrics", "/dashz", "/" + "u".repeat(8_000));
+            "/subsz?subs=1&limit=1000000", "/healthz", "/metrics", "/dashz",
+            "/jsz?accounts=true&streams=true&consumers=true&config=true&limit=1000000", "/" + "u".repeat(8_000));
 
     private MonitorAttacks() {
     }
@@ -22,7 +23,7 @@ final class MonitorAttacks {
                         + " bcrypt user", Set.of("GET /varz"), false, MonitorAttacks::monitorBcrypt),
                 Attack.of("monitor-queries", "4 connections pipelining every monitoring path with its heaviest"
                         + " query and a ROOT credential", Set.of("GET /", "GET /varz", "GET /connz", "GET /subsz",
-                        "GET /healthz", "GET /metrics", "GET /dashz"), true, MonitorAttacks::monitorQueries));
+                        "GET /healthz", "GET /metrics", "GET /dashz", "GET /jsz"), true, MonitorAttacks::monitorQueries));
     }
 
     private static void monitorBcrypt(Target target, long deadline) throws Exception {

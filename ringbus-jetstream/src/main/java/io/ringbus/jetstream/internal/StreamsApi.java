@@ -83,6 +83,21 @@ public final class StreamsApi {
         return catalog.streams().size();
     }
 
+    /** @return the streams' JetStream configurations (for the monitor) */
+    StreamCatalog catalog() {
+        return catalog;
+    }
+
+    /** @return API requests answered, as nats-server counts them ({@code api.total}); any thread */
+    public long apiTotal() {
+        return total.get();
+    }
+
+    /** @return of those, the errors ({@code api.errors}); any thread */
+    public long apiErrors() {
+        return errors.get();
+    }
+
     /** Answers a request the queue had no room for. */
     void refuseBusy(ApiRequest request) {
         total.incrementAndGet();

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.SslHandler;
 import io.ringbus.core.Broker;
 import io.ringbus.server.ServerConfig;
+import io.ringbus.server.internal.monitor.MonitorExtensions;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -61,10 +62,18 @@ public final class ServerContext {
     final TlsPipeline tls;
     /** The subject prefixes extensions answer. */
     final ExtensionHandlers extensions = new ExtensionHandlers();
+    /** What extensions add to the monitor. */
+    final MonitorExtensions monitorExtensions = new MonitorExtensions();
 
-    /** Forgets every extension handler: the extensions are closing. */
+    /** Forgets every extension handler and monitoring addition: the extensions are closing. */
     public void extensionsClosed() {
         extensions.clear();
+        monitorExtensions.clear();
+    }
+
+    /** @return what extensions add to the monitor: paths, {@code /varz} objects, dashboard cards */
+    public MonitorExtensions monitorExtensions() {
+        return monitorExtensions;
     }
 
     /** @return the policy text (characters) every connection's content filters hold together */

@@ -5,7 +5,12 @@ import io.ringbus.core.Broker;
 import io.ringbus.core.Storage;
 import io.ringbus.server.spi.ExtensionContext;
 import io.ringbus.server.spi.ExtensionSettings;
+import io.ringbus.server.spi.DashboardCard;
+import io.ringbus.server.spi.MonitorEndpoint;
 import io.ringbus.server.spi.RequestHandler;
+import io.ringbus.server.spi.VarzSection;
+
+import java.util.function.Supplier;
 
 /**
  * What one extension gets from the server it runs in.
@@ -39,5 +44,20 @@ public record ServerExtensionContext(ServerContext server, ExtensionSettings set
     @Override
     public void handle(String subjectPrefix, RequestHandler handler) {
         server.extensions.register(subjectPrefix, handler);
+    }
+
+    @Override
+    public void monitor(String path, MonitorEndpoint endpoint) {
+        server.monitorExtensions.monitor(path, endpoint);
+    }
+
+    @Override
+    public void varz(String field, VarzSection section) {
+        server.monitorExtensions.varz(field, section);
+    }
+
+    @Override
+    public void dashboard(Supplier<DashboardCard> card) {
+        server.monitorExtensions.dashboard(card);
     }
 }

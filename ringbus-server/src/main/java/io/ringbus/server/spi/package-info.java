@@ -10,5 +10,10 @@
  * subject is checked as any publish (scope, permissions, the reply subject's permission), never
  * routed, and handed to the handler as an {@link io.ringbus.server.spi.ApiRequest}; see
  * docs/server.md.
+ *
+ * <p>An extension may also add to the monitoring port: a path ({@link
+ * io.ringbus.server.spi.MonitorEndpoint}, such as JetStream's {@code /jsz}), an object of
+ * {@code /varz} ({@link io.ringbus.server.spi.VarzSection}) and dashboard tables ({@link
+ * io.ringbus.server.spi.DashboardCard}), bounded and scoped like the monitor's own answers.
  */
 package io.ringbus.server.spi;

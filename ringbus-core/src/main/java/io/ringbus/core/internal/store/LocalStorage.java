@@ -21,6 +21,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -327,6 +328,11 @@ public final class LocalStorage implements Storage {
     @Override
     public long maxPendingBytes() {
         return maxPendingBytes;
+    }
+
+    @Override
+    public Optional<Path> directory() {
+        return Optional.of(dir);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.ringbus.jetstream.internal.consumer;
 import io.ringbus.jetstream.internal.ApiError;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ringbus.core.Broker;
 import io.ringbus.core.Scope;
 import io.ringbus.core.StoredStream;
@@ -22,6 +23,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -31,6 +33,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 
 /**
  * Every JetStream consumer, run on one thread of its own: deliveries, redeliveries, pull requests,
@@ -67,6 +70,8 @@ public final class Consumers implements RequestHandler, AutoCloseable {
     private final AtomicInteger queuedAcks = new AtomicInteger();
     private final AtomicLong droppedAcks = new AtomicLong();
     private volatile int count;
+    /** Consumers per stream, replaced whole on every change (the monitor reads it from its thread). */
+    private volatile Map<String, Integer> counts = Map.of();
     private long lastSaveNanos;
     /** Whether a wake is queued on the consumers' thread (appends coalesce into it). */
     private final AtomicBoolean wakeQueued = new AtomicBoolean();
@@ -122,10 +127,65 @@ public final class Consumers implements RequestHandler, AutoCloseable {
         return droppedAcks.get();
     }
 
+    /**
+     * @param stream a stream's name
+     * @return its consumers now; any thread
+     */
+    public int count(String stream) {
+        return counts.getOrDefault(stream, 0);
+    }
+
     private void recount() {
+        Map<String, Integer> next = new TreeMap<>();
+        byStream.forEach((stream, consumers) -> next.put(stream, consumers.size()));
+        counts = Map.copyOf(next);
         count = byStream.values().stream().mapToInt(Map::size).sum();
         withConsumers = byStream.entrySet().stream().filter(e -> !e.getValue().isEmpty()).map(Map.Entry::getKey)
                 .collect(java.util.stream.Collectors.toUnmodifiableSet());
+    }
+
+    /**
+     * The info of every consumer of the streams {@code streams} accepts, as the API's CONSUMER.INFO
+     * answers it (without {@code config} unless {@code withConfig}), taken on the consumers' thread
+     * without waiting for it: for the monitor, whose thread must not wait.
+     *
+     * @param streams    which streams' consumers (by name)
+     * @param withConfig whether each info keeps its {@code config}
+     * @return completes on the consumers' thread with the infos by stream name (sorted), each list
+     *         by consumer name; exceptionally when the consumers are closed
+     */
+    public CompletableFuture<Map<String, List<ObjectNode>>> infos(Predicate<String> streams, boolean withConfig) {
+        CompletableFuture<Map<String, List<ObjectNode>>> infos = new CompletableFuture<>();
+        try {
+            executor.execute(() -> {
+                try {
+                    Map<String, List<ObjectNode>> all = new TreeMap<>();
+                    for (Map.Entry<String, Map<String, JsConsumer>> entry : byStream.entrySet()) {
+                        Optional<StoredStream> stored = entry.getValue().isEmpty() || !streams.test(entry.getKey())
+                                ? Optional.empty() : stream(entry.getKey());
+                        if (stored.isEmpty()) {
+                            continue;
+                        }
+                        List<ObjectNode> list = new ArrayList<>();
+                        for (JsConsumer consumer : entry.getValue().values()) {
+                            ObjectNode info = ConsumerJson.info(consumer, JsConsumerConfig.MAPPER.createObjectNode(),
+                                    stored.get());
+                            if (!withConfig) {
+                                info.remove("config");
+                            }
+                            list.add(info);
+                        }
+                        all.put(entry.getKey(), List.copyOf(list));
+                    }
+                    infos.complete(all);
+                } catch (RuntimeException e) {
+                    infos.completeExceptionally(e);
+                }
+            });
+        } catch (RejectedExecutionException closed) {
+            infos.completeExceptionally(new IllegalStateException("jetstream consumers are closed", closed));
+        }
+        return infos;
     }
 
     Optional<StoredStream> stream(String name) {

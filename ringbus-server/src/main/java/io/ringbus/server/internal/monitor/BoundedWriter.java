@@ -28,7 +28,8 @@ final class BoundedWriter extends Writer {
     public void write(char[] chars, int offset, int length) {
         if (text.length() + (long) length > limit) {
             throw new IllegalArgumentException("the response would pass " + limit + " characters (a thirty-second of"
-                    + " the heap): ask for less with limit and offset, or without subs");
+                    + " the heap): ask for less with limit and offset, or without subs (/connz, /subsz) or consumers and"
+                    + " config (/jsz)");
         }
         text.append(chars, offset, length);
     }

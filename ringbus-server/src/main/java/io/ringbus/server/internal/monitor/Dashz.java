@@ -7,6 +7,7 @@ import io.ringbus.server.ServerStats;
 import io.ringbus.server.internal.ConnectionInfo;
 import io.ringbus.server.monitor.BlockedHandlerLog;
 import io.ringbus.server.monitor.OutboxBacklog;
+import io.ringbus.server.spi.DashboardCard;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,13 +16,15 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * {@code /dashz}: one compact document with everything the dashboard page draws, polled once a
  * second: totals, the per-second throughput of the last five minutes, the broker's ring and
  * drops, the busiest connections, the subscriptions with the most lag, recent watchdog warnings
- * the outbox backlog, the durable streams and consumers, and the federation link. Lists are capped at {@link #MAX_ROWS} rows. Not a stable API: the page
- * and this class change together.
+ * the outbox backlog, the durable streams and consumers, the federation link and the extensions'
+ * cards ({@link DashboardCard}, JetStream's streams and consumers for one). Lists are capped at
+ * {@link #MAX_ROWS} rows. Not a stable API: the page and this class change together.
  */
 final class Dashz {
     static final int MAX_ROWS = 50;
@@ -72,7 +75,46 @@ final class Dashz {
         outbox(json, view);
         Varz.storage(json, view, broker, Scope.ROOT); // the dashboard is ROOT's alone
         Varz.federation(json, broker.federation());
+        cards(json, view);
         return json.endObject().toJson();
+    }
+
+    /**
+     * The extensions' cards: title, note, columns, the first {@link #MAX_ROWS} rows and how many
+     * there are; a card whose supplier throws shows the error instead.
+     */
+    private static void cards(JsonResponse json, MonitorView view) {
+        json.name("cards").beginArray();
+        for (Supplier<DashboardCard> supplier : view.extensions.cards()) {
+            DashboardCard card;
+            try {
+                card = supplier.get();
+            } catch (RuntimeException e) {
+                LOG.debug("dashboard card failed", e);
+                json.beginObject().field("title", "(extension card)").field("error", "unavailable: " + e).endObject();
+                continue;
+            }
+            json.beginObject().field("title", card.title()).field("note", card.note()).field("empty", card.empty())
+                    .field("total_rows", card.rows().size());
+            json.name("columns").beginArray();
+            card.columns().forEach(json::value);
+            json.endArray().name("rows").beginArray();
+            for (List<Object> row : card.rows().subList(0, Math.min(MAX_ROWS, card.rows().size()))) {
+                json.beginArray();
+                for (Object cell : row) {
+                    switch (cell) {
+                        case null -> json.value("");
+                        case Long n -> json.value(n.longValue());
+                        case Integer n -> json.value(n.longValue());
+                        case Number n -> json.value(n.doubleValue());
+                        default -> json.value(cell.toString());
+                    }
+                }
+                json.endArray();
+            }
+            json.endArray().endObject();
+        }
+        json.endArray();
     }
 
     private static void connections(JsonResponse json, List<ConnectionInfo> connections, long now) {

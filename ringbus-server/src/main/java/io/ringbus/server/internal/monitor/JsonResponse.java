@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.io.CharacterEscapes;
 import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.core.util.JsonGeneratorDelegate;
 import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 
 import java.io.IOException;
@@ -143,6 +144,30 @@ final class JsonResponse {
 
     JsonResponse field(String name, boolean value) {
         return name(name).value(value);
+    }
+
+    /**
+     * Writes JSON text already made (a value of another bounded response) as the next value.
+     *
+     * @param json one complete JSON value
+     */
+    JsonResponse rawValue(String json) {
+        try {
+            gen.writeRawValue(json);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    /** @return this response's generator for an extension to write into; closing it does nothing */
+    JsonGenerator forExtension() {
+        return new JsonGeneratorDelegate(gen, false) {
+            @Override
+            public void close() {
+                // the monitor closes the document (toJson), never the extension
+            }
+        };
     }
 
     /**

@@ -22,15 +22,22 @@ import io.ringbus.server.ServerRequests;
 import io.ringbus.server.internal.CheckTicket;
 import io.ringbus.server.internal.CostlyCheckPool;
 import io.ringbus.server.internal.FatalErrors;
+import io.ringbus.server.spi.MonitorEndpoint;
+import io.ringbus.server.spi.MonitorJson;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Answers monitoring requests, on the monitor's event loop (never a NATS I/O thread). Read-only:
@@ -50,10 +57,15 @@ import java.util.concurrent.CompletionException;
  * the pool refuses (the source's queue is full) or that times out is answered 503 with
  * {@code Retry-After}; {@code /healthz} needs no credential and so never waits for a check.
  *
+ * <p>A path an extension serves ({@link MonitorEndpoint}) is asked on this loop and may answer
+ * later, from its own thread: meanwhile the connection reads nothing more (as during a credential
+ * check), so its answers keep their order; past {@link #EXTENSION_TIMEOUT_SECONDS} it is answered
+ * {@code 503} with {@code Retry-After}. Its JSON is written here, bounded like every response.
+ *
  * <pre>
  * /            the dashboard page          text/html
  * /dashz       the dashboard's data        application/json
- * /varz /connz /subsz /healthz             application/json, nats-server's fields
+ * /varz /connz /subsz /healthz /jsz        application/json, nats-server's fields
  * /metrics     Prometheus text 0.0.4, or OpenMetrics when the Accept header asks for it
  * </pre>
  */
@@ -76,6 +88,10 @@ final class MonitorHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     private static final AttributeKey<Remembered> REMEMBERED = AttributeKey.valueOf("ringbus.monitor.credential");
     /** The connection's check under way, abandoned if it closes first. */
     private static final AttributeKey<CheckTicket> CHECKING = AttributeKey.valueOf("ringbus.monitor.checking");
+    /** Set while an extension's answer to the connection is under way. */
+    private static final AttributeKey<Boolean> ANSWERING = AttributeKey.valueOf("ringbus.monitor.answering");
+    /** How long an extension's path may take to answer before it is answered 503. */
+    static final long EXTENSION_TIMEOUT_SECONDS = 5;
 
     private final MonitorView view;
     private final MonitorAuth auth;
@@ -140,7 +156,9 @@ final class MonitorHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 ctx.channel().attr(CHECKING).set(null);
                 if (ctx.channel().isActive()) {
                     checked(ctx, request, checkedPath, query, authorization, viewer, keepAlive);
-                    ctx.channel().config().setAutoRead(true); // the next request, waiting or to be read
+                    if (ctx.channel().attr(ANSWERING).get() == null) {
+                        ctx.channel().config().setAutoRead(true); // the next request, waiting or to be read
+                    }
                 }
             } catch (RuntimeException e) {
                 exceptionCaught(ctx, e);
@@ -183,8 +201,13 @@ final class MonitorHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             send(ctx, request, text(HttpResponseStatus.FORBIDDEN, path + " needs a ROOT credential\n"), keepAlive);
             return;
         }
-        if (COUNTED.contains(path)) {
+        MonitorEndpoint endpoint = view.extensions.endpoint(path);
+        if (COUNTED.contains(path) || endpoint != null) {
             view.requestCounts.merge(path, 1L, Long::sum);
+        }
+        if (endpoint != null) {
+            extension(ctx, request, new ParsedQuery(path, query, viewer), endpoint, keepAlive);
+            return;
         }
         FullHttpResponse response;
         try {
@@ -208,10 +231,80 @@ final class MonitorHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             case "/healthz" -> json(HttpResponseStatus.OK, "{\"status\":\"ok\"}");
             case "/dashz" -> json(HttpResponseStatus.OK, Dashz.write(view));
             case "/metrics" -> metrics(request.headers().get(HttpHeaderNames.ACCEPT));
-            default -> text(HttpResponseStatus.NOT_FOUND, "not found; see "
-                    + String.join(" ", ServerRequests.MONITOR_PATHS.subList(1, ServerRequests.MONITOR_PATHS.size()))
+            case "/jsz" -> json(HttpResponseStatus.OK, Jsz.disabled(view, new ParsedQuery(path, query, viewer)));
+            default -> text(HttpResponseStatus.NOT_FOUND, "not found; see " + String.join(" ", paths())
                     + " and the dashboard at /\n");
         };
+    }
+
+    /** @return every path served but {@code /}: the server's, then the extensions' new ones */
+    private List<String> paths() {
+        List<String> paths = new ArrayList<>(ServerRequests.MONITOR_PATHS.subList(1,
+                ServerRequests.MONITOR_PATHS.size()));
+        view.extensions.paths().stream().filter(path -> !paths.contains(path)).forEach(paths::add);
+        return paths;
+    }
+
+    /**
+     * Answers from an extension's endpoint: at once when its stage is already complete, else once
+     * it completes or times out, reading nothing more from the connection meanwhile.
+     */
+    private void extension(ChannelHandlerContext ctx, FullHttpRequest request, ParsedQuery query,
+                           MonitorEndpoint endpoint, boolean keepAlive) {
+        CompletableFuture<MonitorJson> answer;
+        try {
+            answer = endpoint.answer(query).toCompletableFuture();
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        if (answer.isDone()) {
+            send(ctx, request, extensionResponse(query.path(), answer), keepAlive);
+            return;
+        }
+        ctx.channel().config().setAutoRead(false);
+        ctx.channel().attr(ANSWERING).set(Boolean.TRUE);
+        request.retain();
+        CompletableFuture<MonitorJson> bounded = answer.copy().orTimeout(EXTENSION_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        bounded.whenComplete((json, error) -> ctx.executor().execute(() -> {
+            try {
+                ctx.channel().attr(ANSWERING).set(null);
+                if (ctx.channel().isActive()) {
+                    send(ctx, request, extensionResponse(query.path(), bounded), keepAlive);
+                    ctx.channel().config().setAutoRead(true); // the next request, waiting or to be read
+                }
+            } catch (RuntimeException e) {
+                exceptionCaught(ctx, e);
+            } finally {
+                request.release();
+            }
+        }));
+    }
+
+    /** The response to a completed extension answer: its JSON, 400, 503 (timed out) or 500. */
+    private static FullHttpResponse extensionResponse(String path, CompletableFuture<MonitorJson> answer) {
+        try {
+            MonitorJson body = answer.join();
+            JsonResponse json = new JsonResponse();
+            body.write(json.forExtension());
+            return json(HttpResponseStatus.OK, json.toJson());
+        } catch (CompletionException | CancellationException failed) {
+            Throwable cause = failed.getCause() == null ? failed : failed.getCause();
+            if (cause instanceof IllegalArgumentException badParameter) {
+                return json(HttpResponseStatus.BAD_REQUEST, "{\"error\":" + quoted(badParameter.getMessage()) + "}");
+            }
+            if (cause instanceof TimeoutException) {
+                FullHttpResponse busy = text(HttpResponseStatus.SERVICE_UNAVAILABLE, path + " did not answer within "
+                        + EXTENSION_TIMEOUT_SECONDS + " s; retry\n");
+                busy.headers().set(HttpHeaderNames.RETRY_AFTER, "1");
+                return busy;
+            }
+            LOG.warn("monitor: {} failed", path, cause);
+        } catch (IllegalArgumentException tooLarge) {
+            return json(HttpResponseStatus.BAD_REQUEST, "{\"error\":" + quoted(tooLarge.getMessage()) + "}");
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("monitor: {} failed", path, e);
+        }
+        return json(HttpResponseStatus.INTERNAL_SERVER_ERROR, "{\"error\":\"internal error\"}");
     }
 
     private FullHttpResponse metrics(String accept) {

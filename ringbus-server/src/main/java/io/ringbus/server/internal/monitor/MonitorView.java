@@ -28,6 +28,8 @@ final class MonitorView {
     /** {@code null} when the embedder gave no store. */
     final Storage storage;
     final List<StoredStream> streams;
+    /** Paths, {@code /varz} objects and dashboard cards the extensions add. */
+    final MonitorExtensions extensions;
     final ThroughputHistory history = new ThroughputHistory();
     /** Requests served per endpoint (NATS {@code http_req_stats}); monitor loop only. */
     final Map<String, Long> requestCounts = new LinkedHashMap<>();
@@ -38,6 +40,7 @@ final class MonitorView {
     MonitorView(ServerContext server, PrometheusMeterRegistry registry, BlockedHandlerLog blockedHandlers,
                 Supplier<OutboxBacklog> outboxBacklog, Storage storage, List<StoredStream> streams) {
         this.server = server;
+        this.extensions = server.monitorExtensions();
         this.registry = registry;
         this.blockedHandlers = blockedHandlers;
         this.outboxBacklog = outboxBacklog;

@@ -12,18 +12,21 @@ import io.ringbus.server.ServerConfig;
 import io.ringbus.server.ServerStats;
 import io.ringbus.server.internal.ServerContext;
 import io.ringbus.server.internal.ServerCounters;
+import io.ringbus.server.spi.VarzSection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 /**
  * {@code /varz}: the server's settings and totals with nats-server's field names (those that
- * mean something here; routes, gateways, leaf nodes and JetStream are empty), and the broker's
+ * mean something here; routes, gateways and leaf nodes are empty, and JetStream unless an
+ * extension fills it, {@link MonitorExtensions#VARZ_PLACEHOLDERS}), and the broker's
  * own figures under {@code "ringbus"}, which NATS tooling ignores; its {@code "storage"} object
  * shows the store, the durable streams and the durable consumers, filtered by the viewer's scope
  * (see {@link #storage}).
@@ -33,6 +36,7 @@ import java.util.Map;
  * {@code subscriptions} counts every active broker subscription, in-process ones included.
  */
 final class Varz {
+    private static final Logger LOG = LoggerFactory.getLogger(Varz.class);
     private static final Path STATM = Path.of("/proc/self/statm");
     private static final long PAGE_SIZE = 4096;
 
@@ -65,8 +69,9 @@ final class Varz {
                 .field("max_control_line", ServerConfig.MAX_CONTROL_LINE)
                 .field("max_payload", config.maxPayload())
                 .field("max_pending", config.maxPending());
-        for (String empty : List.of("cluster", "gateway", "leaf", "mqtt", "websocket", "jetstream")) {
-            json.name(empty).beginObject().endObject();
+        for (String placeholder : MonitorExtensions.VARZ_PLACEHOLDERS) {
+            json.name(placeholder);
+            extensionSection(json, view.extensions.varz(placeholder), placeholder, viewer);
         }
         if (config.tlsEnabled()) {
             // nats-server omits tls_required and tls_verify when false
@@ -140,6 +145,24 @@ final class Varz {
         storage(json, view, broker, viewer);
         federation(json, broker.federation());
         return json.endObject().endObject().toJson();
+    }
+
+    /**
+     * Writes an extension's object, or {@code {}} without one. It is written into a document of its
+     * own first, so that one that throws leaves {@code {}} and the rest of {@code /varz} whole.
+     */
+    private static void extensionSection(JsonResponse json, VarzSection section, String field, Scope viewer) {
+        if (section != null) {
+            try {
+                JsonResponse own = new JsonResponse();
+                section.write(own.forExtension(), viewer);
+                json.rawValue(own.toJson());
+                return;
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("monitor: /varz {} failed: {}", field, e.toString(), e);
+            }
+        }
+        json.beginObject().endObject();
     }
 
     /** {@code ringbus.auth_checks}: the costly-check pool's bounds, what waits now, and every check's outcome. */
