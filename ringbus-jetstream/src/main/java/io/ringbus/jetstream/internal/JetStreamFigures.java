@@ -98,13 +98,14 @@ final class JetStreamFigures {
     }
 
     /**
-     * nats-server's {@code JetStreamConfig}: no memory streams ({@code max_memory} 0), no store limit
-     * ({@code max_storage} -1, as {@code $JS.API.INFO}'s limits), the store's directory to ROOT only.
+     * nats-server's {@code JetStreamConfig}: no memory streams ({@code max_memory} 0), the store's
+     * limit ({@code max_storage}: {@link io.ringbus.core.Storage#maxBytes}, -1 when it has none), the
+     * store's directory to ROOT only.
      */
     void config(JsonGenerator json, Scope viewer) throws IOException {
         json.writeStartObject();
         json.writeNumberField("max_memory", 0);
-        json.writeNumberField("max_storage", -1);
+        json.writeNumberField("max_storage", storage.maxBytes());
         Path dir = viewer == Scope.ROOT ? storage.directory().orElse(null) : null;
         if (dir != null) {
             json.writeStringField("store_dir", dir.toString());
