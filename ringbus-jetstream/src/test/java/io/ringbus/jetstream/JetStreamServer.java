@@ -22,7 +22,12 @@ record JetStreamServer(Broker broker, RingbusServer server) implements AutoClose
     }
 
     static JetStreamServer start(Path store, UnaryOperator<ServerConfig.Builder> more) {
-        Broker broker = Broker.builder().defaultScope(Scope.PUBLIC).storage(Storage.local(store)).build();
+        return start(Storage.local(store), more);
+    }
+
+    /** A server on {@code storage} (a store with settings of its own). */
+    static JetStreamServer start(Storage storage, UnaryOperator<ServerConfig.Builder> more) {
+        Broker broker = Broker.builder().defaultScope(Scope.PUBLIC).storage(storage).build();
         try {
             ServerConfig config = more.apply(ServerConfig.builder().host("127.0.0.1").port(0)
                     .monitorPort(ServerConfig.MONITOR_OFF).extension(new JetStreamExtension())).build();

@@ -225,4 +225,11 @@ public record LogConfig(long segmentBytes, long segmentRecords, FsyncPolicy poli
                     maxRecordBytes, indexCheckpointBytes);
         }
     }
+
+    /** @return the refusal of a record larger than {@link #maxRecordBytes()} or with a subject too long */
+    IllegalArgumentException tooLarge(int subjectBytes, int headerBytes, int payloadBytes) {
+        return new IllegalArgumentException("record too large: subject=" + subjectBytes + " B (max "
+                + RecordFrame.MAX_SUBJECT_BYTES + "), subject + headers + payload=" + subjectBytes + " + "
+                + headerBytes + " + " + payloadBytes + " B, maxRecordBytes=" + maxRecordBytes());
+    }
 }

@@ -162,7 +162,7 @@ public final class SegmentLog implements AutoCloseable {
         int headerBytes = headers == null ? 0 : headers.length;
         if (subjectBytes > RecordFrame.MAX_SUBJECT_BYTES
                 || (long) subjectBytes + headerBytes + payload.length > config.maxRecordBytes()) {
-            throw tooLarge(subjectBytes, headerBytes, payload.length);
+            throw config.tooLarge(subjectBytes, headerBytes, payload.length);
         }
         appendLock.lock();
         Segment segment = null;
@@ -189,12 +189,6 @@ public final class SegmentLog implements AutoCloseable {
         } finally {
             appendLock.unlock();
         }
-    }
-
-    private IllegalArgumentException tooLarge(int subjectBytes, int headerBytes, int payloadBytes) {
-        return new IllegalArgumentException("record too large: subject=" + subjectBytes + " B (max "
-                + RecordFrame.MAX_SUBJECT_BYTES + "), subject + headers + payload=" + subjectBytes + " + "
-                + headerBytes + " + " + payloadBytes + " B, maxRecordBytes=" + config.maxRecordBytes());
     }
 
     /**
@@ -264,19 +258,27 @@ public final class SegmentLog implements AutoCloseable {
     }
 
     /**
-     * Deletes the segments (but the active one) whose every record is at or below {@code sequence}:
-     * a work queue's records once every consumer acknowledged them. Remembered, so later rolls apply
-     * it too.
+     * Deletes the segments whose every record is at or below {@code sequence}: a work queue's records
+     * once every consumer acknowledged them (the active one stays), or a purge's ({@code rollActive}:
+     * when {@code sequence} is the last record the active segment rolls first, so that every purged
+     * byte leaves the disk). Remembered, so later rolls apply it too.
      *
-     * @param sequence every record up to here may go
+     * @param sequence   every record up to here may go
+     * @param rollActive whether the active segment may roll to go too (a purge)
+     * @throws UncheckedIOException when the new segment cannot be created
      */
-    public void compactThrough(long sequence) {
+    public void compactThrough(long sequence, boolean rollActive) {
         appendLock.lock();
         try {
+            if (rollActive && sequence >= lastSequence && segments[segments.length - 1].records() > 0) {
+                roll(lastSequence + 1);
+            }
             if (sequence > consumedThrough) {
                 consumedThrough = sequence;
                 retain();
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start a segment after a purge in " + dir, e);
         } finally {
             appendLock.unlock();
         }

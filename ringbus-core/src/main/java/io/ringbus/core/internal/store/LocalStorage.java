@@ -189,6 +189,7 @@ public final class LocalStorage implements Storage {
             LocalStream stream = LocalStream.open(dir.resolve("streams").resolve(config.name()), config, policy,
                     intervalMillis, maxPendingBytes, segmentBytes, files, usage);
             streams.put(config.name(), stream);
+            usage.measure(streams.values()); // what it held counts from its open on
             return stream;
         } finally {
             openLock.unlock();

@@ -567,7 +567,7 @@ final class LocalStream implements StoredStream {
         for (ConsumerState consumer : consumers.values()) {
             floor = Math.min(floor, consumer.stats().ackFloor());
         }
-        log.compactThrough(floor);
+        log.compactThrough(floor, false);
     }
 
     private void checkOpen() {

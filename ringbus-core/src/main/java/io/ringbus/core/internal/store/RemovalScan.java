@@ -83,7 +83,7 @@ final class RemovalScan {
             }
             stream.durableThrough(newFloor - 1);
             removals.remove(newFloor, null);
-            log.compactThrough(newFloor - 1);
+            log.compactThrough(newFloor - 1, true);
         } else {
             long[] matched = matching(log, filter, first, last, belowSequence, stream::isSuperseded);
             long[] gone = keep > 0 ? Arrays.copyOf(matched, (int) Math.max(0, matched.length - keep)) : matched;
