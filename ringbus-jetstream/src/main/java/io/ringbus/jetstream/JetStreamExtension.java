@@ -64,6 +64,7 @@ public final class JetStreamExtension implements ServerExtension {
         }
         if (documents != null) {
             consumers = new Consumers(context.broker(), documents);
+            consumers.retentionFrom(streams::retentionOf);
             streams.consumers(new ConsumersApi(consumers));
             context.handle(ServerRequests.JETSTREAM_ACK_PREFIX, consumers);
             context.handle(ServerRequests.JETSTREAM_FLOW_CONTROL_PREFIX, consumers);

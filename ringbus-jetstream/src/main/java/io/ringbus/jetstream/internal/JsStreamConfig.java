@@ -175,7 +175,6 @@ public record JsStreamConfig(String name, String description, List<String> subje
         if (!name.chars().allMatch(c -> c < 128 && (Character.isLetterOrDigit(c) || c == '-' || c == '_'))) {
             refused.add("a name other than letters, digits, '-' and '_' (name=" + name + ")");
         }
-        unless(refused, retention.equals("interest"), "retention=interest");
         unless(refused, storage.equals("memory"), "storage=memory");
         unless(refused, maxMsgSize < -1, "max_msg_size=" + maxMsgSize);
         unless(refused, maxMsgs < -1 || maxBytes < -1 || maxMsgsPerSubject < -1,

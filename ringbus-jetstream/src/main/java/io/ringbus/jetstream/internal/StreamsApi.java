@@ -78,6 +78,11 @@ public final class StreamsApi {
                 .orElse(0));
     }
 
+    /** @return the JetStream retention of stream {@code name} ({@code limits} when there is none) */
+    public String retentionOf(String name) {
+        return catalog.stream(name).map(stream -> catalog.entry(stream).config().retention()).orElse("limits");
+    }
+
     /** @return the streams now */
     public int count() {
         return catalog.streams().size();

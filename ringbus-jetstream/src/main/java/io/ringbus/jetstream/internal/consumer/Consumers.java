@@ -77,6 +77,10 @@ public final class Consumers implements RequestHandler, AutoCloseable {
     private final AtomicBoolean wakeQueued = new AtomicBoolean();
     /** The streams listened to, by identity (a stream updated is a new one); the consumers' thread only. */
     private final Map<StoredStream, Boolean> listened = new IdentityHashMap<>();
+    /** Workqueue and interest retention. */
+    private final ConsumedRetention retention = new ConsumedRetention();
+    /** A stream's JetStream retention by name. */
+    private volatile java.util.function.Function<String, String> retentionOf = name -> "limits";
     /** The streams that have consumers now: an append to another wakes nothing. */
     private volatile Set<String> withConsumers = Set.of();
 
@@ -299,6 +303,10 @@ public final class Consumers implements RequestHandler, AutoCloseable {
             if (now - lastSaveNanos >= TimeUnit.MILLISECONDS.toNanos(50)) {
                 lastSaveNanos = now;
                 saveDirty();
+                for (StoredStream stored : broker.streams()) {
+                    String name = stored.config().name();
+                    retention.apply(stored, retentionOf.apply(name), of(name).values());
+                }
             }
         } catch (RuntimeException e) {
             LOG.warn("jetstream consumers: tick failed: {}", e.toString(), e);
@@ -374,6 +382,7 @@ public final class Consumers implements RequestHandler, AutoCloseable {
 
     /** Forgets every consumer of a deleted stream (consumers' thread). */
     void streamDeleted(String stream) {
+        retention.forget(stream);
         Map<String, JsConsumer> consumers = byStream.remove(stream);
         if (consumers != null) {
             consumers.values().forEach(JsConsumer::deleted);
@@ -524,5 +533,14 @@ public final class Consumers implements RequestHandler, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        retention.close();
+    }
+
+    /**
+     * @param lookup a stream's JetStream retention by name ({@code limits}, {@code workqueue},
+     *               {@code interest}), for {@link ConsumedRetention}
+     */
+    public void retentionFrom(java.util.function.Function<String, String> lookup) {
+        this.retentionOf = lookup;
     }
 }
