@@ -57,7 +57,7 @@ public final class JetStreamCommand implements Callable<Integer> {
 
     @Option(names = "--rounds", description = "rounds, the servers alternating in each; the median is reported"
             + " (default: ${DEFAULT-VALUE})")
-    int rounds = 2;
+    int rounds = 3;
 
     @Option(names = "--duration", converter = HumanDurationConverter.class,
             description = "publish and KV cases: measured time (default: 2s)")
