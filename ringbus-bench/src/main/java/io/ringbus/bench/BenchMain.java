@@ -10,6 +10,7 @@ import io.ringbus.bench.outbox.OutboxCommand;
 import io.ringbus.bench.seed.SeedCommand;
 import io.ringbus.bench.federation.FederationCommand;
 import io.ringbus.bench.hostile.HostileCommand;
+import io.ringbus.bench.jetstream.JetStreamCommand;
 import io.ringbus.bench.storage.StorageCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -18,7 +19,8 @@ import picocli.CommandLine.Command;
  * Entry point of {@code ringbus-bench.jar}: the seed scenario, the blocking scenarios, the network
  * scenario (ringbus-server against nats-server), the outbox scenario (relays on PostgreSQL), the
  * storage scenario (the local store against JetStream's file store), the TLS scenario (ringbus-server
- * against nats-server over TLS), JMH, and
+ * against nats-server over TLS), the jetstream scenario (ringbus-server's JetStream API against
+ * nats-server's), JMH, and
  * {@code chart}, which draws results files as SVG.
  *
  * <pre>
@@ -31,6 +33,7 @@ import picocli.CommandLine.Command;
  * java -jar ringbus-bench.jar outbox --only THROUGHPUT
  * java -jar ringbus-bench.jar storage --records 10000000 --restart-mib 100,1024
  * java -jar ringbus-bench.jar tls --json bench-results/tls.json
+ * java -jar ringbus-bench.jar jetstream --json bench-results/jetstream.json
  * java -jar ringbus-bench.jar jmh PublishBenchmark -prof gc
  * java -jar ringbus-bench.jar chart bench-results/seed.json
  * </pre>
@@ -39,6 +42,7 @@ import picocli.CommandLine.Command;
         description = "Runs ringbus side by side with its peers and prints the numbers.",
         subcommands = {SeedCommand.class, BlockingCommand.class, NetworkCommand.class, SubsCommand.class, SoakCommand.class,
                 OutboxCommand.class, StorageCommand.class, FederationCommand.class, TlsCommand.class,
+                JetStreamCommand.class,
                 JmhCommand.class, ChartCommand.class, HostileCommand.class})
 public final class BenchMain implements Runnable {
     @CommandLine.Spec
@@ -72,6 +76,6 @@ public final class BenchMain implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required: seed, blocking, network, subs, soak, outbox, storage, federation, tls, jmh or chart");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required: seed, blocking, network, subs, soak, outbox, storage, federation, tls, jetstream, hostile, jmh or chart");
     }
 }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.ringbus.bench.JvmDescription;
 import io.ringbus.bench.ResultsJson;
 import io.ringbus.bench.blocking.BlockingResults;
+import io.ringbus.bench.jetstream.JetStreamChart;
+import io.ringbus.bench.jetstream.JetStreamResults;
 import io.ringbus.bench.jmh.JmhRun;
 import io.ringbus.bench.network.NetworkResults;
 import io.ringbus.bench.network.SoakResults;
@@ -101,8 +103,9 @@ public final class ResultCharts {
             case StorageResults.SCENARIO -> StorageResults.class;
             case FederationResults.SCENARIO -> FederationResults.class;
             case TlsResults.SCENARIO -> TlsResults.class;
+            case JetStreamResults.SCENARIO -> JetStreamResults.class;
             default -> throw new IllegalArgumentException("not a ringbus-bench result (seed, blocking, network, subs,"
-                    + " soak, outbox, storage, federation or tls): scenario=" + name);
+                    + " soak, outbox, storage, federation, tls or jetstream): scenario=" + name);
         };
         return ResultsJson.read(tree, type);
     }
@@ -126,6 +129,7 @@ public final class ResultCharts {
             case StorageResults d -> StorageChart.draw(d);
             case FederationResults d -> FederationChart.draw(d);
             case TlsResults d -> TlsChart.draw(d);
+            case JetStreamResults d -> JetStreamChart.draw(d);
             case null, default -> throw new IllegalArgumentException("not a ringbus-bench result: document=" + doc);
         };
         if (chart.isEmpty()) {

@@ -38,13 +38,42 @@ public final class ProcStatus {
      * @return user + system CPU time in milliseconds, or -1 when not readable
      */
     public static long cpuMillis(long pid) {
+        long ticks = cpuTicks(pid);
+        return ticks < 0 ? -1 : ticks * 10;
+    }
+
+    /**
+     * @param pid a process id
+     * @return its user + system CPU time in clock ticks ({@link #cpuTicksOf}), or -1 when not readable
+     */
+    public static long cpuTicks(long pid) {
         try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
-            // "pid (comm) state ppid ...": comm may hold spaces, so count fields after its ')'
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
-            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10;
-        } catch (IOException | RuntimeException e) {
+            return cpuTicksOf(Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII));
+        } catch (IOException | IllegalArgumentException e) {
             return -1;
+        }
+    }
+
+    /**
+     * Reads user + system CPU time from the text of {@code /proc/<pid>/stat}: {@code utime} and
+     * {@code stime}, the 14th and 15th fields (proc(5)), counted after the command name in
+     * parentheses, which may itself hold spaces and parentheses (its last {@code ')'} ends it).
+     *
+     * @param stat the file's text
+     * @return {@code utime + stime} in clock ticks
+     * @throws IllegalArgumentException when the text is not such a line, quoting it
+     */
+    public static long cpuTicksOf(String stat) {
+        int close = stat.lastIndexOf(')');
+        String[] fields = close < 0 ? new String[0] : stat.substring(close + 1).trim().split("\\s+");
+        // after "pid (comm)": state(3) ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime(14) stime(15)
+        if (fields.length < 13) {
+            throw new IllegalArgumentException("not a /proc/<pid>/stat line: stat='" + stat.strip() + "'");
+        }
+        try {
+            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("utime or stime is not a number: stat='" + stat.strip() + "'", e);
         }
     }
 

@@ -18,7 +18,7 @@ public enum ServerKind {
      * (G1 sizes the young generation to the allocation rate otherwise, and peak RSS follows it).
      * Keep in step with {@code bin/run}.
      */
-    static final List<String> RUN_JVM_OPTIONS = List.of("-Xms32m", "-XX:GCTimeRatio=4");
+    public static final List<String> RUN_JVM_OPTIONS = List.of("-Xms32m", "-XX:GCTimeRatio=4");
 
     private final String label;
     private final String shortName;

@@ -13,7 +13,7 @@ import java.nio.file.StandardOpenOption;
  * to a file and force it ({@code FileChannel.force(false)}, an {@code fdatasync} as the log's),
  * {@code writes} times, in the directory the stores use.
  */
-final class FsyncProbe {
+public final class FsyncProbe {
     /** Bytes per write: the scenario's small payload. */
     static final int BYTES = 128;
 
@@ -26,7 +26,7 @@ final class FsyncProbe {
      * @return the rate and its latencies
      * @throws IOException when the file cannot be written
      */
-    static StorageResults.Fsync measure(Path dir, int writes) throws IOException {
+    public static StorageResults.Fsync measure(Path dir, int writes) throws IOException {
         Histogram latencies = new Histogram(RingbusPublish.MAX_LATENCY_NANOS, 3);
         ByteBuffer record = ByteBuffer.allocateDirect(BYTES);
         Path file = dir.resolve("fsync-probe.dat");

@@ -45,7 +45,7 @@ class ResultsRoundTripTest {
             }
         }
         assertThat(checked).contains("seed.json", "blocking.json", "network.json", "network-go.json", "overload.json",
-                "subs.json", "soak.json", "outbox.json", "jmh.json");
+                "subs.json", "soak.json", "outbox.json", "jmh.json", "jetstream.json");
     }
 
     @Test
