@@ -14,6 +14,8 @@ module io.ringbus.core {
     requires com.fasterxml.jackson.core;
     // Optional (Maven <optional>): needed only by a broker built with a meter registry.
     requires static micrometer.core;
+    // The machine's memory: the default limit of memory streams (nats-server's max_memory_store).
+    requires jdk.management;
 
     exports io.ringbus.core;
 }

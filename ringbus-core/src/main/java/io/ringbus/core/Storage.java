@@ -126,6 +126,16 @@ public interface Storage extends AutoCloseable {
         return -1;
     }
 
+    /** @return the most bytes its memory streams ({@link StreamConfig.Medium#MEMORY}) hold together, or -1 */
+    default long maxMemoryBytes() {
+        return -1;
+    }
+
+    /** @return the bytes its memory streams hold now, or -1 when it does not count them (the default) */
+    default long usedMemoryBytes() {
+        return -1;
+    }
+
     /** Closes every stream and consumer; appends acknowledged stay stored. Idempotent. */
     @Override
     void close();

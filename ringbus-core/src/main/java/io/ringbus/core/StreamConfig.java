@@ -30,10 +30,12 @@ import java.util.Objects;
  * @param retention             whether messages stay until a limit removes them, or go once consumed
  * @param admission             what the stream admits: the limits' discard policy, the largest message,
  *                              roll-ups, whether it is sealed
+ * @param medium                where its messages live: on the disk, or in memory only (JetStream's
+ *                              {@code storage: memory}: never forced, gone at a restart)
  */
 public record StreamConfig(String name, List<String> subjects, Duration maxAge, long maxBytes, long maxMessages,
                            long maxMessagesPerSubject, Duration duplicateWindow, long duplicateWindowBytes, int replicas,
-                           Retention retention, Admission admission) {
+                           Retention retention, Admission admission, Medium medium) {
     /** When stored messages go, besides the limits (JetStream's retention policies). */
     public enum Retention {
         /** Only the limits remove messages: every consumer may read everything retained (the default). */
@@ -44,6 +46,18 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
          * acknowledged every record in them.
          */
         WORK_QUEUE
+    }
+
+    /** Where a stream's messages live (JetStream's {@code storage}). */
+    public enum Medium {
+        /** On the disk, forced as the store's policy says (the default). */
+        FILE,
+        /**
+         * In memory only, as JetStream's memory streams: the local store keeps them in the page cache
+         * and never forces them (a publish is acknowledged once written), counts them against its
+         * memory limit, and opens the stream empty after a restart (its configuration stays).
+         */
+        MEMORY
     }
 
     /** What a stream does with a message that would take it past a limit (JetStream's discard policy). */
@@ -138,6 +152,7 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
             throw new IllegalArgumentException("replicas must be in 1..5: replicas=" + replicas);
         }
         Objects.requireNonNull(admission, "admission");
+        Objects.requireNonNull(medium, "medium");
     }
 
     private static List<String> checkSubjects(List<String> subjects) {
@@ -217,7 +232,7 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
             }
         }
         return new StreamConfig(name.toString(), List.of(subjects), null, -1, -1, -1, DEFAULT_DUPLICATE_WINDOW,
-                DEFAULT_DUPLICATE_WINDOW_BYTES, 1, Retention.LIMITS, Admission.DEFAULT);
+                DEFAULT_DUPLICATE_WINDOW_BYTES, 1, Retention.LIMITS, Admission.DEFAULT, Medium.FILE);
     }
 
     /**
@@ -226,7 +241,16 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
      */
     public StreamConfig withSubjects(List<String> patterns) {
         return new StreamConfig(name, patterns, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, duplicateWindowBytes, replicas, retention, admission);
+                duplicateWindow, duplicateWindowBytes, replicas, retention, admission, medium);
+    }
+
+    /**
+     * @param where where its messages live
+     * @return a copy kept there
+     */
+    public StreamConfig withMedium(Medium where) {
+        return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
+                duplicateWindow, duplicateWindowBytes, replicas, retention, admission, where);
     }
 
     /**
@@ -235,7 +259,7 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
      */
     public StreamConfig withAdmission(Admission rules) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, duplicateWindowBytes, replicas, retention, rules);
+                duplicateWindow, duplicateWindowBytes, replicas, retention, rules, medium);
     }
 
     /**
@@ -244,7 +268,7 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
      */
     public StreamConfig withName(String newName) {
         return new StreamConfig(newName, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, duplicateWindowBytes, replicas, retention, admission);
+                duplicateWindow, duplicateWindowBytes, replicas, retention, admission, medium);
     }
 
     /**
@@ -253,7 +277,7 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
      */
     public StreamConfig withMaxAge(Duration age) {
         return new StreamConfig(name, subjects, age, maxBytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, duplicateWindowBytes, replicas, retention, admission);
+                duplicateWindow, duplicateWindowBytes, replicas, retention, admission, medium);
     }
 
     /**
@@ -262,7 +286,7 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
      */
     public StreamConfig withMaxBytes(long bytes) {
         return new StreamConfig(name, subjects, maxAge, bytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, duplicateWindowBytes, replicas, retention, admission);
+                duplicateWindow, duplicateWindowBytes, replicas, retention, admission, medium);
     }
 
     /**
@@ -271,7 +295,7 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
      */
     public StreamConfig withMaxMessages(long messages) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, messages, maxMessagesPerSubject,
-                duplicateWindow, duplicateWindowBytes, replicas, retention, admission);
+                duplicateWindow, duplicateWindowBytes, replicas, retention, admission, medium);
     }
 
     /**
@@ -280,7 +304,7 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
      */
     public StreamConfig withMaxMessagesPerSubject(long perSubject) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, perSubject, duplicateWindow,
-                duplicateWindowBytes, replicas, retention, admission);
+                duplicateWindowBytes, replicas, retention, admission, medium);
     }
 
     /**
@@ -289,7 +313,7 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
      */
     public StreamConfig withDuplicateWindow(Duration window) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject, window,
-                duplicateWindowBytes, replicas, retention, admission);
+                duplicateWindowBytes, replicas, retention, admission, medium);
     }
 
     /**
@@ -298,7 +322,7 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
      */
     public StreamConfig withDuplicateWindowBytes(long bytes) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, bytes, replicas, retention, admission);
+                duplicateWindow, bytes, replicas, retention, admission, medium);
     }
 
     /**
@@ -307,7 +331,7 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
      */
     public StreamConfig withRetention(Retention policy) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, duplicateWindowBytes, replicas, policy, admission);
+                duplicateWindow, duplicateWindowBytes, replicas, policy, admission, medium);
     }
 
     /**
@@ -317,6 +341,6 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
     public StreamConfig withReplicas(int count) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
                 duplicateWindow, duplicateWindowBytes, count,
-                retention, admission);
+                retention, admission, medium);
     }
 }

@@ -75,11 +75,11 @@ public final class JetStreamExtension implements ServerExtension {
         context.handle(ServerRequests.JETSTREAM_API_PREFIX, dispatcher);
         monitor = JetStreamMonitor.register(context, streams, consumers, dispatcher);
         LOG.info("jetstream: on, streams in {}; {} streams (max_streams {}), API queue {} requests "
-                        + "({} per connection), max_file_store {} (storage.max_bytes; {} used), memory storage not "
-                        + "supported", storage.describe(), streams.count(), settings.maxStreams(),
-                settings.maxPendingRequests(), settings.maxPendingPerConnection(),
-                storage.maxBytes() < 0 ? "unlimited" : storage.maxBytes() + " bytes",
-                storage.usedBytes() < 0 ? "?" : storage.usedBytes() + " bytes");
+                        + "({} per connection), max_file_store {} (storage.max_bytes; {} used), max_memory_store {}",
+                storage.describe(), streams.count(), settings.maxStreams(), settings.maxPendingRequests(),
+                settings.maxPendingPerConnection(), storage.maxBytes() < 0 ? "unlimited" : storage.maxBytes() + " bytes",
+                storage.usedBytes() < 0 ? "?" : storage.usedBytes() + " bytes",
+                storage.maxMemoryBytes() < 0 ? "unlimited" : storage.maxMemoryBytes() + " bytes");
         if (consumers != null) {
             LOG.info("jetstream: {} consumers (max {}, max_ack_pending at most {}, max_waiting at most {})",
                     consumers.count(), Consumers.MAX_CONSUMERS, Consumers.MAX_ACK_PENDING, Consumers.MAX_WAITING);

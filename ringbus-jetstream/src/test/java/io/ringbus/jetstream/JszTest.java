@@ -48,7 +48,7 @@ class JszTest {
             JsonNode jsz = monitor.json("/jsz");
             assertThat(jsz.path("server_id").asText()).isNotEmpty();
             assertThat(jsz.has("disabled")).isFalse();
-            assertThat(jsz.path("config").path("max_memory").asLong()).isZero();
+            assertThat(jsz.path("config").path("max_memory").asLong()).as("3/4 of the machine's memory").isPositive();
             assertThat(jsz.path("config").path("max_storage").asLong()).as("the store's limit, from the disk")
                     .isPositive();
             assertThat(jsz.path("config").path("store_dir").asText()).isEqualTo(store.toAbsolutePath().toString());

@@ -88,6 +88,13 @@ class PublishRulesDifferentialTest {
             {"$JS.API.STREAM.MSG.DELETE.PER", "", "{\"seq\":1}"},
             {"$JS.API.STREAM.UPDATE.PER", "", "{\"name\":\"PER\",\"subjects\":[\"per.*\"]}"},
             {"$JS.API.STREAM.INFO.PER", "", ""},
+            {"$JS.API.STREAM.CREATE.MEM", "", "{\"name\":\"MEM\",\"subjects\":[\"mem.*\"],\"storage\":\"memory\","
+                    + "\"max_msgs_per_subject\":1,\"allow_rollup_hdrs\":true}"},
+            {"mem.a", "", "1"},
+            {"mem.a", "", "2"},
+            {"mem.b", "Nats-Rollup: sub", "3"},
+            {"$JS.API.STREAM.INFO.MEM", "", ""},
+            {"$JS.API.STREAM.UPDATE.MEM", "", "{\"name\":\"MEM\",\"subjects\":[\"mem.*\"]}"},
     };
 
     @TempDir

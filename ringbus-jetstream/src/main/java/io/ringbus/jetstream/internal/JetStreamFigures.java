@@ -98,13 +98,13 @@ final class JetStreamFigures {
     }
 
     /**
-     * nats-server's {@code JetStreamConfig}: no memory streams ({@code max_memory} 0), the store's
+     * nats-server's {@code JetStreamConfig}: the memory streams' limit ({@code max_memory}), the store's
      * limit ({@code max_storage}: {@link io.ringbus.core.Storage#maxBytes}, -1 when it has none), the
      * store's directory to ROOT only.
      */
     void config(JsonGenerator json, Scope viewer) throws IOException {
         json.writeStartObject();
-        json.writeNumberField("max_memory", 0);
+        json.writeNumberField("max_memory", Math.max(0, storage.maxMemoryBytes()));
         json.writeNumberField("max_storage", storage.maxBytes());
         Path dir = viewer == Scope.ROOT ? storage.directory().orElse(null) : null;
         if (dir != null) {
@@ -119,8 +119,9 @@ final class JetStreamFigures {
      * Go's {@code uint64(-1)} as nats-server shows an account without limits).
      */
     void stats(JsonGenerator json, long bytes, boolean account) throws IOException {
-        json.writeNumberField("memory", 0);
-        json.writeNumberField("storage", bytes);
+        long memory = Math.max(0, storage.usedMemoryBytes());
+        json.writeNumberField("memory", memory);
+        json.writeNumberField("storage", Math.max(0, bytes - memory));
         if (account) {
             json.writeFieldName("reserved_memory");
             json.writeNumber(NO_RESERVATION);

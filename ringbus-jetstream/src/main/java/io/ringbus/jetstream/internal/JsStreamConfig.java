@@ -175,7 +175,6 @@ public record JsStreamConfig(String name, String description, List<String> subje
         if (!name.chars().allMatch(c -> c < 128 && (Character.isLetterOrDigit(c) || c == '-' || c == '_'))) {
             refused.add("a name other than letters, digits, '-' and '_' (name=" + name + ")");
         }
-        unless(refused, storage.equals("memory"), "storage=memory");
         unless(refused, maxMsgSize < -1, "max_msg_size=" + maxMsgSize);
         unless(refused, maxMsgs < -1 || maxBytes < -1 || maxMsgsPerSubject < -1,
                 "a limit below -1 (max_msgs=" + maxMsgs + ", max_bytes=" + maxBytes + ", max_msgs_per_subject="
@@ -198,6 +197,7 @@ public record JsStreamConfig(String name, String description, List<String> subje
         StreamConfig config = StreamConfig.of(subjects.getFirst()).withName(name).withSubjects(subjects)
                 .withAdmission(new StreamConfig.Admission(discard.equals("new") ? StreamConfig.Discard.NEW
                         : StreamConfig.Discard.OLD, discardNewPerSubject, maxMsgSize, allowRollup, sealed))
+                .withMedium(storage.equals("memory") ? StreamConfig.Medium.MEMORY : StreamConfig.Medium.FILE)
                 .withDuplicateWindow(Duration.ofNanos(duplicateWindowNanos))
                 .withRetention(retention.equals("workqueue") ? StreamConfig.Retention.WORK_QUEUE
                         : StreamConfig.Retention.LIMITS);
@@ -240,7 +240,8 @@ public record JsStreamConfig(String name, String description, List<String> subje
         return new JsStreamConfig(store.name(), null, store.subjects(),
                 store.retention() == StreamConfig.Retention.WORK_QUEUE ? "workqueue" : "limits", -1,
                 store.maxMessages(), store.maxBytes(), age, store.maxMessagesPerSubject(), admits.maxMessageSize(),
-                admits.discard() == StreamConfig.Discard.NEW ? "new" : "old", "file", store.replicas(), false,
+                admits.discard() == StreamConfig.Discard.NEW ? "new" : "old",
+                store.medium() == StreamConfig.Medium.MEMORY ? "memory" : "file", store.replicas(), false,
                 store.duplicateWindow().toNanos(), false, false, admits.sealed(), false, false, admits.allowRollup(),
                 admits.discardNewPerSubject(), false);
     }

@@ -186,12 +186,17 @@ public final class StreamsApi {
     private ObjectNode accountInfo(ApiRequest request) {
         ObjectNode response = ApiJson.response("account_info_response");
         long bytes = 0;
+        long memory = 0;
         int streams = 0;
         for (StoredStream stream : visible(request.requester())) {
-            bytes += stream.info().bytes();
+            if (stream.config().medium() == io.ringbus.core.StreamConfig.Medium.MEMORY) {
+                memory += stream.info().bytes();
+            } else {
+                bytes += stream.info().bytes();
+            }
             streams++;
         }
-        response.put("memory", 0);
+        response.put("memory", memory);
         response.put("storage", bytes);
         response.put("streams", streams);
         response.put("consumers", consumers == null ? 0 : consumers.countVisible(request.requester().scope()));

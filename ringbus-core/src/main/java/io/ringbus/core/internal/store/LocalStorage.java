@@ -11,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -62,6 +63,8 @@ public final class LocalStorage implements Storage {
     private final ReentrantLock openLock = new ReentrantLock();
     private final Thread saver;
     private final StoreUsage usage;
+    /** What memory streams hold, against nats-server's max_memory_store default. */
+    private final StoreUsage memoryUsage;
     private volatile boolean closed;
 
     /**
@@ -152,7 +155,9 @@ public final class LocalStorage implements Storage {
         }
         lock = acquired;
         removeDeleted();
-        usage = new StoreUsage(maxBytes == DEFAULT_MAX_BYTES ? defaultMaxBytes(this.dir) : maxBytes);
+        usage = new StoreUsage(maxBytes == DEFAULT_MAX_BYTES ? defaultMaxBytes(this.dir) : maxBytes,
+                StreamConfig.Medium.FILE);
+        memoryUsage = new StoreUsage(defaultMaxMemory(), StreamConfig.Medium.MEMORY);
         saver = Thread.ofPlatform().name("ringbus-storage-saver").daemon(true).start(this::saveLoop);
     }
 
@@ -186,10 +191,14 @@ public final class LocalStorage implements Storage {
                 existing.checkSubjects(config);
                 return existing;
             }
-            LocalStream stream = LocalStream.open(dir.resolve("streams").resolve(config.name()), config, policy,
-                    intervalMillis, maxPendingBytes, segmentBytes, files, usage);
+            Path streamDir = dir.resolve("streams").resolve(config.name());
+            if (config.medium() == StreamConfig.Medium.MEMORY) {
+                forgetMessages(streamDir); // a memory stream opens empty after a restart, as JetStream's
+            }
+            LocalStream stream = LocalStream.open(streamDir, config, policyOf(config), intervalMillis,
+                    maxPendingBytes, segmentBytes, files, usageOf(config));
             streams.put(config.name(), stream);
-            usage.measure(streams.values()); // what it held counts from its open on
+            usageOf(config).measure(streams.values()); // what it held counts from its open on
             return stream;
         } finally {
             openLock.unlock();
@@ -217,8 +226,8 @@ public final class LocalStorage implements Storage {
                 throw new StorageException("cannot reconfigure stream '" + config.name() + "' in " + streamDir + ": "
                         + e, e);
             }
-            LocalStream stream = LocalStream.open(streamDir, config, policy, intervalMillis, maxPendingBytes,
-                    segmentBytes, files, usage);
+            LocalStream stream = LocalStream.open(streamDir, config, policyOf(config), intervalMillis, maxPendingBytes,
+                    segmentBytes, files, usageOf(config));
             streams.put(config.name(), stream);
             return stream;
         } finally {
@@ -350,7 +359,40 @@ public final class LocalStorage implements Storage {
                 stream.saveConsumers();
             }
             usage.measure(streams.values());
+            memoryUsage.measure(streams.values());
         }
+    }
+
+    /** @return the store's policy, or OS for a memory stream (never forced) */
+    private FsyncPolicy policyOf(StreamConfig config) {
+        return config.medium() == StreamConfig.Medium.MEMORY ? FsyncPolicy.OS : policy;
+    }
+
+    private StoreUsage usageOf(StreamConfig config) {
+        return config.medium() == StreamConfig.Medium.MEMORY ? memoryUsage : usage;
+    }
+
+    /** Deletes what a memory stream held before this process: its log, consumers and removals. */
+    private static void forgetMessages(Path streamDir) {
+        try {
+            for (String part : new String[] {"log", "consumers"}) {
+                if (Files.isDirectory(streamDir.resolve(part))) {
+                    deleteTree(streamDir.resolve(part));
+                }
+            }
+            Files.deleteIfExists(streamDir.resolve(Removals.NAME));
+        } catch (IOException e) {
+            throw new StorageException("cannot empty memory stream " + streamDir + ": " + e, e);
+        }
+    }
+
+    /** @return physical memory * 3/4 (nats-server's max_memory_store default), or no limit when unknown */
+    private static long defaultMaxMemory() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                && os.getTotalMemorySize() > 0) {
+            return os.getTotalMemorySize() / 4 * 3;
+        }
+        return Long.MAX_VALUE;
     }
 
     /** @return what the store holds under {@code dir} plus 75% of the free space of its disk */
@@ -377,6 +419,16 @@ public final class LocalStorage implements Storage {
     @Override
     public long usedBytes() {
         return usage.used();
+    }
+
+    @Override
+    public long maxMemoryBytes() {
+        return memoryUsage.max() == Long.MAX_VALUE ? -1 : memoryUsage.max();
+    }
+
+    @Override
+    public long usedMemoryBytes() {
+        return memoryUsage.used();
     }
 
     @Override

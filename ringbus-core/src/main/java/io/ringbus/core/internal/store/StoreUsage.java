@@ -1,5 +1,7 @@
 package io.ringbus.core.internal.store;
 
+import io.ringbus.core.StreamConfig;
+
 import java.util.Collection;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -14,11 +16,16 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class StoreUsage {
     private final long max;
+    private final StreamConfig.Medium medium;
     private volatile long measured;
     private final LongAdder since = new LongAdder();
 
-    /** @param max the most bytes, {@link Long#MAX_VALUE} for no limit */
-    StoreUsage(long max) {
+    /**
+     * @param max    the most bytes, {@link Long#MAX_VALUE} for no limit
+     * @param medium the streams it counts
+     */
+    StoreUsage(long max, StreamConfig.Medium medium) {
+        this.medium = medium;
         if (max < 1) {
             throw new IllegalArgumentException("the store's byte limit must be positive: maxBytes=" + max);
         }
@@ -49,7 +56,9 @@ final class StoreUsage {
     void measure(Collection<LocalStream> streams) {
         long total = 0;
         for (LocalStream stream : streams) {
-            total += stream.log().stats().bytes();
+            if (stream.config().medium() == medium) {
+                total += stream.log().stats().bytes();
+            }
         }
         since.reset();
         measured = total;
