@@ -413,7 +413,7 @@ final class LocalStream implements StoredStream {
     }
 
     /** @return the index of subjects, built (one read of the log) the first time it is needed */
-    private SubjectLasts lasts() {
+    SubjectLasts lasts() {
         if (!lastsBuilt) {
             lasts.build(appendLock, log, this::isSuperseded);
             lastsBuilt = true;
