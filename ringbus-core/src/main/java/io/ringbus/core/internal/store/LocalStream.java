@@ -412,6 +412,12 @@ final class LocalStream implements StoredStream {
         return lasts().lastOf(SubjectPattern.parse(subject), true, log.firstSequence(), this::isSuperseded);
     }
 
+    @Override
+    public long countMatching(String pattern, long from, long to) {
+        checkOpen();
+        return RemovalScan.count(this, SubjectPattern.parse(pattern), from, Math.min(to, log.lastSequence()));
+    }
+
     /** @return the index of subjects, built (one read of the log) the first time it is needed */
     SubjectLasts lasts() {
         if (!lastsBuilt) {

@@ -1,5 +1,6 @@
 package io.ringbus.core.internal.store;
 
+import io.ringbus.core.StorageException;
 import io.ringbus.core.internal.SubjectPattern;
 import io.ringbus.core.internal.log.LogReader;
 import io.ringbus.core.internal.log.LogRecord;
@@ -46,6 +47,36 @@ final class RemovalScan {
             }
         }
         return found.build().toArray();
+    }
+
+    /**
+     * {@link LocalStream#countMatching}: one read of {@code [from, to]} in order (a literal subject's
+     * from its first message), without the append lock.
+     */
+    static long count(LocalStream stream, SubjectPattern filter, long from, long to) {
+        SegmentLog log = stream.log();
+        long start = Math.max(from, log.firstSequence());
+        if (!filter.isWildcard()) {
+            SubjectLasts lasts = stream.lasts();
+            long newest = lasts.lastOf(filter, true, start, s -> false);
+            if (newest == 0) {
+                return 0; // the subject holds nothing from there
+            }
+            start = Math.max(start, lasts.firstOf(filter.text()));
+        }
+        long count = 0;
+        try {
+            LogReader reader = log.reader(start);
+            for (LogRecord record = reader.next(); record != null && record.sequence() <= to; record = reader.next()) {
+                if (!stream.isSuperseded(record.sequence())
+                        && filter.matches(SubjectPattern.verbatimTokens(record.subject()))) {
+                    count++;
+                }
+            }
+        } catch (UncheckedIOException e) {
+            throw new StorageException("reading stream '" + stream.config().name() + "' failed: " + e.getMessage(), e);
+        }
+        return count;
     }
 
     /** {@link LocalStream#delete}, under its append lock. */

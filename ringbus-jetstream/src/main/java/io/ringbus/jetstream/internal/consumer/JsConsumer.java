@@ -172,8 +172,9 @@ final class JsConsumer {
 
     /**
      * @return messages of the stream not yet delivered that the filter matches: arithmetic when
-     *         unfiltered; when filtered, counted once by a scan and then kept up to date (new
-     *         messages scanned as they come, deliveries subtracted)
+     *         unfiltered; when filtered, counted once by a read of the stream in order
+     *         ({@link StoredStream#countMatching}) and then kept up to date (new messages counted
+     *         as they come, deliveries subtracted)
      */
     long numPending(StoredStream stored) {
         var info = stored.info();
@@ -190,11 +191,10 @@ final class JsConsumer {
             matchingCount = 0; // first count, or retention removed messages not yet read: count again
             countedTo = from - 1;
         }
-        for (long seq = Math.max(countedTo + 1, from); seq <= last; seq++) {
-            StoredMessage message = stored.read(seq);
-            if (message != null && matches(message.subject())) {
-                matchingCount++;
-            }
+        long next = Math.max(countedTo + 1, from);
+        if (next <= last) {
+            // One read of the range in order (a literal filter's from its subject's first message).
+            matchingCount += stored.countMatching(config.filterSubject(), next, last);
         }
         countedTo = Math.max(countedTo, last);
         return start.size() + matchingCount;
@@ -234,13 +234,20 @@ final class JsConsumer {
             }
             nextDueNanos = next;
         }
-        var info = stored.info(); // once per pump: it takes the stream's locks
-        long first = info.firstSequence();
-        long last = info.lastSequence();
+        long first = 0;
+        long last = -1;
+        boolean read = false;
         while (true) {
             String target = target(now);
             if (target == null) {
                 break;
+            }
+            if (!read) {
+                // Once per pump, and only for a consumer someone reads: it takes the stream's locks.
+                var info = stored.info();
+                first = info.firstSequence();
+                last = info.lastSequence();
+                read = true;
             }
             if (acks() && pending.size() - due.size() >= config.maxAckPending()) {
                 break;
