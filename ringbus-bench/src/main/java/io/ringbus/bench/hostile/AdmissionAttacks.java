@@ -13,6 +13,8 @@ import java.util.Set;
 final class AdmissionAttacks {
     /** Subjects in one stream configuration: about 1 MB of JSON (max_payload). */
     static final int SUBJECTS = 60_000;
+    /** Subjects of the later streams. */
+    static final int SMALL_LIST = 200;
     /** A header value near JetStream's 64 KiB header limit. */
     private static final String GIANT = "g".repeat(60_000);
     private static final int AHEAD = 32;
@@ -29,8 +31,8 @@ final class AdmissionAttacks {
                 Attack.jetStream("discard-new", "streams under discard new kept full (messages, bytes, per subject), "
                         + "a sealed stream and max_msg_size, flooded with publishes they refuse", Set.of("HPUB", "PUB"),
                         AdmissionAttacks::createFull, AdmissionAttacks::discardNew),
-                Attack.jetStream("stream-subjects", "streams of 60,000 subjects each (1 MB configurations) created "
-                        + "and updated until refused, then core publishes to 100,000 other subjects",
+                Attack.jetStream("stream-subjects", "a stream of 60,000 subjects (1 MB configuration), then streams of "
+                        + "200 subjects created and updated until refused, then core publishes to 100,000 other subjects",
                         Set.of("$JS.API.STREAM.CREATE", "$JS.API.STREAM.UPDATE", "$JS.API.STREAM.LIST"),
                         Attack.NOTHING, AdmissionAttacks::manySubjects));
     }
@@ -123,10 +125,10 @@ final class AdmissionAttacks {
         }
     }
 
-    private static String subjectsConfig(String name, int first) {
-        StringBuilder json = new StringBuilder(SUBJECTS * 16).append("{\"name\":\"").append(name)
+    private static String subjectsConfig(String name, int first, int count) {
+        StringBuilder json = new StringBuilder(count * 16).append("{\"name\":\"").append(name)
                 .append("\",\"subjects\":[");
-        for (int i = 0; i < SUBJECTS; i++) {
+        for (int i = 0; i < count; i++) {
             json.append(i == 0 ? "\"" : ",\"").append(name.toLowerCase(Locale.ROOT)).append('.').append(first + i)
                     .append('"');
         }
@@ -135,33 +137,40 @@ final class AdmissionAttacks {
 
     private static void manySubjects(Target target, long deadline) throws Exception {
         int created = 0;
-        int refused = 0;
-        String firstRefusal = null;
+        long subjects = 0;
+        String refusal = null;
         long slowest = 0;
         try (JsClient js = JsClient.login(target, "alice")) {
+            // One stream of 60,000 subjects, then streams of 200 (updated to 200 others) until refused.
             for (int n = 0; !Attack.over(deadline) && n < 64; n++) {
                 long start = System.nanoTime();
                 String name = "SUBJ" + n;
+                int count = n == 0 ? SUBJECTS : SMALL_LIST;
                 String answer;
                 try {
-                    answer = js.request("$JS.API.STREAM.CREATE." + name, subjectsConfig(name, 0));
-                    if (!answer.contains("\"error\"") && n % 4 == 0) {
-                        // an update that moves every subject
-                        answer = js.request("$JS.API.STREAM.UPDATE." + name, subjectsConfig(name, SUBJECTS));
+                    answer = js.request("$JS.API.STREAM.CREATE." + name, subjectsConfig(name, 0, count));
+                    if (!answer.contains("\"error\"")) {
+                        answer = js.request("$JS.API.STREAM.UPDATE." + name, subjectsConfig(name, count, count));
                     }
                 } catch (IOException e) {
-                    target.note(String.format(Locale.ROOT, "%d streams of %,d subjects created (slowest %.0f ms); the "
-                            + "next create or update unanswered: %s", created, SUBJECTS, slowest / 1e6, e));
+                    target.note(String.format(Locale.ROOT, "%d streams of %,d subjects in all created (slowest "
+                            + "%.0f ms); the next create or update of %,d unanswered: %s", created, subjects,
+                            slowest / 1e6, count, e));
                     throw e;
                 }
                 slowest = Math.max(slowest, System.nanoTime() - start);
                 if (answer.contains("\"error\"")) {
-                    refused++;
-                    firstRefusal = firstRefusal == null ? answer : firstRefusal;
-                    break;
+                    refusal = String.format(Locale.ROOT, "%,d subjects refused: %s", count,
+                            answer.substring(0, Math.min(200, answer.length())));
+                    target.note(refusal);
+                    if (n > 0) {
+                        break;
+                    }
+                    continue;
                 }
                 created++;
-                js.request("$JS.API.STREAM.LIST", "{\"subject\":\"subj0.12345\"}");
+                subjects += count;
+                js.request("$JS.API.STREAM.LIST", "{\"subject\":\"subj1.123\"}");
             }
             long published = 0;
             long start = System.nanoTime();
@@ -172,12 +181,11 @@ final class AdmissionAttacks {
                     batch.append("PUB noise.").append(published % 100_000).append(" 2\r\nhi\r\n");
                 }
                 wire.send(batch.append("PING\r\n").toString());
-                js.request("$JS.API.STREAM.INFO.SUBJ0", "");
+                js.request("$JS.API.STREAM.INFO.SUBJ1", "");
             }
-            target.note(String.format(Locale.ROOT, "%d streams of %,d subjects created (slowest create %.0f ms), %d "
-                    + "refused%s; then %,d core publishes in %.1f s", created, SUBJECTS, slowest / 1e6, refused,
-                    firstRefusal == null ? "" : ": " + firstRefusal.substring(0, Math.min(200, firstRefusal.length())),
-                    published, (System.nanoTime() - start) / 1e9));
+            target.note(String.format(Locale.ROOT, "%d streams of %,d subjects in all created (slowest create and "
+                    + "update %.0f ms); then %,d core publishes to 100,000 subjects in %.1f s", created, subjects,
+                    slowest / 1e6, published, (System.nanoTime() - start) / 1e9));
         }
     }
 }
