@@ -26,7 +26,7 @@ final class StoreFillAttacks {
                         + "what another stream's publisher, a create and a purge get, purges and fills again",
                         Set.of("PUB", "$JS.API.STREAM.PURGE"), true, false, Attack.NOTHING, StoreFillAttacks::storeFull),
                 Attack.jetStream("memory-full", "fills memory streams (storage: memory) with 1 MB publishes until "
-                        + "refused (memory limit 64 MB), then 16 MB to a file stream", Set.of("PUB"), Attack.NOTHING,
+                        + "refused (memory limit 64 MB), 16 MB to a file stream, then more to the full memory streams", Set.of("PUB"), Attack.NOTHING,
                         StoreFillAttacks::memoryFull));
     }
 
@@ -107,6 +107,15 @@ final class StoreFillAttacks {
             long[] file = fill(js, "filefill.x", System.nanoTime() + 2_000_000_000L, 16L << 20, fileRefusal);
             target.note(String.format(Locale.ROOT, "a file stream then took %,d MB%s", file[0] >> 20,
                     fileRefusal[0] == null ? "" : ", refused: " + fileRefusal[0]));
+            long refused = 0;
+            while (!Attack.over(deadline) && refusal[0] != null) {
+                for (int i = 0; i < AHEAD; i++) {
+                    js.publishAhead("memfill0.x", null, new byte[LARGE]);
+                }
+                refused += js.awaitAnswers(AHEAD);
+            }
+            target.note(String.format(Locale.ROOT, "then %,d publishes of 1 MB to the full memory stream refused",
+                    refused));
         }
     }
 }
