@@ -397,13 +397,13 @@ final class LocalStream implements StoredStream {
     @Override
     public StoredMessage lastBySubject(String subjectPattern) {
         checkOpen();
-        SubjectPattern wanted = SubjectPattern.parse(subjectPattern);
-        try {
-            long found = lasts().lastOf(wanted, !wanted.isWildcard(), log.firstSequence(), this::isSuperseded);
-            return found == 0 ? null : read(found, 1);
-        } catch (UncheckedIOException e) {
-            throw new StorageException("reading stream '" + config.name() + "' failed: " + e.getMessage(), e);
-        }
+        return SubjectReads.last(this, SubjectPattern.parse(subjectPattern));
+    }
+
+    @Override
+    public StoredMessage nextBySubject(String subjectPattern, long fromSequence) {
+        checkOpen();
+        return SubjectReads.next(this, SubjectPattern.parse(subjectPattern), fromSequence);
     }
 
     @Override
@@ -413,7 +413,7 @@ final class LocalStream implements StoredStream {
     }
 
     /** @return the index of subjects, built (one read of the log) the first time it is needed */
-    private SubjectLasts lasts() {
+    SubjectLasts lasts() {
         if (!lastsBuilt) {
             lasts.build(appendLock, log, this::isSuperseded);
             lastsBuilt = true;
