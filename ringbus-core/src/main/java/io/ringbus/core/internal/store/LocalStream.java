@@ -185,8 +185,8 @@ final class LocalStream implements StoredStream {
 
     void checkSubjects(StreamConfig other) {
         if (!new HashSet<>(other.subjects()).equals(new HashSet<>(config.subjects()))) {
-            throw new IllegalArgumentException("stream '" + config.name() + "' stores '" + config.subjects()
-                    + "', not '" + other.subjects() + "'");
+            throw new IllegalArgumentException("stream '" + config.name() + "' stores '"
+                    + String.join(", ", config.subjects()) + "', not '" + String.join(", ", other.subjects()) + "'");
         }
     }
 
@@ -336,7 +336,7 @@ final class LocalStream implements StoredStream {
         String[] tokens = SubjectPattern.literalTokens(subject, "subject");
         if (patterns.stream().noneMatch(p -> p.matches(tokens))) {
             throw new IllegalArgumentException("subject '" + subject + "' is not stored by stream '" + config.name()
-                    + "' (" + config.subjects() + ")");
+                    + "' (" + String.join(", ", config.subjects()) + ")");
         }
         lastChecked = subject;
     }
