@@ -86,6 +86,16 @@ public interface StoredStream {
     }
 
     /**
+     * Opens a reader of this stream by sequence that keeps its place between calls (see
+     * {@link StreamReader}): the way to read a stream forward one message at a time.
+     *
+     * @return a reader for one thread; by default one that calls {@link #read} each time
+     */
+    default StreamReader newReader() {
+        return this::read;
+    }
+
+    /**
      * Reads the newest stored message whose subject matches {@code pattern}. The local log scans
      * the stream from its oldest record (it keeps no index by subject): a cost in proportion to the
      * stream's size.

@@ -9,7 +9,7 @@ import io.ringbus.core.Scope;
 import io.ringbus.core.Headers;
 import io.ringbus.core.StoredMessage;
 import io.ringbus.core.StoredStream;
-import io.ringbus.core.Subject;
+import io.ringbus.core.StreamReader;
 import io.ringbus.server.spi.DeliveredAs;
 
 import java.nio.charset.StandardCharsets;
@@ -74,9 +74,8 @@ final class JsConsumer {
     private static final int SCAN = 2;
     /** Where {@link #next} took its last message from (to put it back). */
     private int lastSource;
-    /** Filtered consumers: messages matching in [sseq, countedTo]; -1 until counted. */
-    private long matchingCount = -1;
-    private long countedTo;
+    /** Reads the stream forward, and counts what the filter takes (num_pending). */
+    private final FilteredReader reads;
     /** The earliest ack deadline of a pending message (nanoTime); MAX_VALUE when none. */
     private long nextDueNanos = Long.MAX_VALUE;
 
@@ -111,6 +110,7 @@ final class JsConsumer {
         this.created = created;
         this.name = config.durable() != null ? config.durable() : config.name();
         this.ackPrefix = "$JS.ACK." + stream + "." + name + ".";
+        this.reads = new FilteredReader(config.filterSubject());
     }
 
     String name() {
@@ -137,8 +137,9 @@ final class JsConsumer {
             case "by_start_time" -> {
                 sseq = last + 1;
                 long wanted = config.optStartTime().toEpochMilli();
+                StreamReader reader = stored.newReader();
                 for (long seq = first; seq <= last; seq++) {
-                    StoredMessage message = stored.read(seq);
+                    StoredMessage message = reader.read(seq);
                     if (message != null && message.timestampMillis() >= wanted) {
                         sseq = seq;
                         break;
@@ -147,10 +148,11 @@ final class JsConsumer {
             }
             case "last_per_subject" -> {
                 Map<String, Long> lastOf = new HashMap<>();
+                StreamReader reader = stored.newReader();
                 for (long seq = first; seq <= last; seq++) {
-                    StoredMessage message = stored.read(seq);
-                    if (message != null && matches(message.subject())) {
-                        lastOf.put(message.subject(), seq);
+                    String subject = reader.subject(seq);
+                    if (subject != null && matches(subject)) {
+                        lastOf.put(subject, seq);
                         if (lastOf.size() > MAX_LAST_PER_SUBJECT) {
                             throw ConsumerError.create("deliver_policy last_per_subject over more than "
                                     + MAX_LAST_PER_SUBJECT + " subjects is not supported by ringbus: filter_subject="
@@ -167,7 +169,7 @@ final class JsConsumer {
     }
 
     boolean matches(String subject) {
-        return config.filterSubject() == null || Subject.matches(config.filterSubject(), subject);
+        return reads.matches(subject);
     }
 
     /**
@@ -182,22 +184,10 @@ final class JsConsumer {
 
     /** As {@link #numPending(StoredStream)} with the stream's first and last sequences known. */
     private long numPending(StoredStream stored, long firstSeq, long last) {
-        long from = Math.max(sseq, firstSeq);
-        if (config.filterSubject() == null) {
-            return start.size() + Math.max(0, last - from + 1);
+        if (!reads.filtered()) {
+            return start.size() + Math.max(0, last - Math.max(sseq, firstSeq) + 1);
         }
-        if (matchingCount < 0 || from > sseq) {
-            matchingCount = 0; // first count, or retention removed messages not yet read: count again
-            countedTo = from - 1;
-        }
-        for (long seq = Math.max(countedTo + 1, from); seq <= last; seq++) {
-            StoredMessage message = stored.read(seq);
-            if (message != null && matches(message.subject())) {
-                matchingCount++;
-            }
-        }
-        countedTo = Math.max(countedTo, last);
-        return start.size() + matchingCount;
+        return start.size() + reads.matching(stored, sseq, firstSeq, last);
     }
 
     /** Marks the consumer used now (a pull request, interest, an ack). */
@@ -300,7 +290,7 @@ final class JsConsumer {
             return message;
         }
         while (!start.isEmpty()) {
-            StoredMessage message = stored.read(start.pollFirst());
+            StoredMessage message = reads.read(stored, start.pollFirst());
             if (message != null) {
                 lastSource = START;
                 return message;
@@ -308,16 +298,14 @@ final class JsConsumer {
         }
         if (sseq < first) {
             sseq = first;
-            matchingCount = -1;
+            reads.recount();
         }
         while (sseq <= last) {
             long seq = sseq++;
-            StoredMessage message = stored.read(seq);
+            StoredMessage message = reads.readMatching(stored, seq);
             dirty = true;
-            if (message != null && matches(message.subject())) {
-                if (matchingCount > 0 && seq <= countedTo) {
-                    matchingCount--;
-                }
+            if (message != null) {
+                reads.delivered(seq);
                 lastSource = SCAN;
                 return message;
             }
@@ -350,9 +338,7 @@ final class JsConsumer {
             case START -> start.add(seq);
             default -> {
                 sseq = seq;
-                if (matchingCount >= 0 && seq <= countedTo) {
-                    matchingCount++;
-                }
+                reads.putBack(seq);
             }
         }
         return true;
@@ -549,7 +535,7 @@ final class JsConsumer {
      */
     void update(JsConsumerConfig updated) {
         if (!java.util.Objects.equals(updated.filterSubject(), config.filterSubject())) {
-            matchingCount = -1;
+            reads.filter(updated.filterSubject());
         }
         config = updated;
         dirty = true;
