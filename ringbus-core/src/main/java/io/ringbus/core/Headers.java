@@ -184,6 +184,9 @@ public final class Headers {
      *         see {@link #natsBlock()})
      */
     public boolean isEmpty() {
+        if (values == null && NatsHeaderLines.isAscii(natsBlock)) {
+            return !NatsHeaderLines.hasHeader(natsBlock); // asked of every delivery: read without parsing
+        }
         return values().isEmpty();
     }
 

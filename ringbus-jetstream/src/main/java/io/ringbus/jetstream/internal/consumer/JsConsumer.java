@@ -275,7 +275,7 @@ final class JsConsumer {
             if (out == null) {
                 continue;
             }
-            int count = redelivered.getOrDefault(seq, 1);
+            int count = deliveries(seq);
             if (config.maxDeliver() > 0 && count >= config.maxDeliver()) {
                 dropPending(seq); // delivered max_deliver times: never again
                 continue;
@@ -346,19 +346,28 @@ final class JsConsumer {
 
     /** nats-server's size of a delivery: subject, ack subject, headers and payload. */
     private static long size(StoredMessage message, String reply) {
+        return size(message, reply, message.headers().isEmpty() ? null : message.headers());
+    }
+
+    private static long size(StoredMessage message, String reply, Headers headers) {
         return message.payload().length + message.subject().length() + reply.length()
-                + (message.headers().isEmpty() ? 0 : message.headers().toNatsBlock().length);
+                + (headers == null ? 0 : headers.toNatsBlock().length);
     }
 
     /** @return the ack subject of the next delivery of {@code message} */
     private String ackReply(StoredMessage message, StoredStream stored, long first, long last) {
-        return ackPrefix + redelivered.getOrDefault(message.sequence(), 1) + "." + message.sequence() + "." + dseq
+        return ackPrefix + deliveries(message.sequence()) + "." + message.sequence() + "." + dseq
                 + "." + message.timestampMillis() * 1_000_000L + "." + numPending(stored, first, last);
+    }
+
+    /** @return how many times {@code seq} has been delivered, counting the delivery being made (1 the first time) */
+    private int deliveries(long seq) {
+        return redelivered.isEmpty() ? 1 : redelivered.getOrDefault(seq, 1);
     }
 
     private void deliver(StoredMessage message, String target, String reply, long now) {
         long seq = message.sequence();
-        int count = redelivered.getOrDefault(seq, 1);
+        int count = deliveries(seq);
         long cseq = dseq++;
         if (acks()) {
             long deadline = now + ackWait(count);
@@ -370,16 +379,17 @@ final class JsConsumer {
         }
         lastDeliveredMillis = System.currentTimeMillis();
         dirty = true;
-        byte[] headers = message.headers().isEmpty() ? null : message.headers().toNatsBlock();
+        // The stored block as it is (a store's headers are a NATS block: nothing parsed, nothing encoded).
+        Headers headers = message.headers().isEmpty() ? null : message.headers();
+        long size = size(message, reply, headers);
         byte[] payload = message.payload();
         if (config.headersOnly()) {
-            headers = HeadersOnly.block(headers, payload.length);
+            headers = Headers.fromNatsBlock(HeadersOnly.block(headers == null ? null : headers.toNatsBlock(),
+                    payload.length));
             payload = new byte[0];
         }
-        long size = size(message, reply);
         // Shown under the stored subject, as nats-server delivers (KV watchers read the key from it).
-        broker.publishAtScope(scope, target, reply, headers == null ? null : Headers.fromNatsBlock(headers),
-                new DeliveredAs(message.subject(), payload));
+        broker.publishAtScope(scope, target, reply, headers, new DeliveredAs(message.subject(), payload));
         lastSentNanos = now;
         if (!config.push()) {
             PullRequest request = waiting.peekFirst();
@@ -499,7 +509,7 @@ final class JsConsumer {
     void progress(long seq, long now) {
         long[] out = pending.get(seq);
         if (out != null) {
-            out[2] = now + ackWait(redelivered.getOrDefault(seq, 1));
+            out[2] = now + ackWait(deliveries(seq));
             due.remove(seq);
             nextDueNanos = Math.min(nextDueNanos, out[2]);
         }
