@@ -2,9 +2,11 @@ package io.ringbus.jetstream.internal.consumer;
 
 import io.ringbus.core.StoredMessage;
 import io.ringbus.core.StoredStream;
+import io.ringbus.core.StreamInfo;
 import io.ringbus.core.StreamReader;
 import io.ringbus.core.Subject;
 
+import java.util.List;
 import java.util.function.Predicate;
 
 /**
@@ -16,7 +18,10 @@ import java.util.function.Predicate;
  * Threading: the consumers' thread only.
  */
 final class FilteredReader {
+    private String filterSubject;
     private Predicate<String> filter;
+    /** Whether the filter takes every message of {@link #stream} (no subject read to test it). */
+    private boolean takesAll;
     private StoredStream stream;
     private StreamReader deliveries;
     private StreamReader counting;
@@ -30,8 +35,10 @@ final class FilteredReader {
 
     /** Takes a new filter ({@code null}: every subject); the count starts again. */
     void filter(String filterSubject) {
+        this.filterSubject = filterSubject;
         filter = filterSubject == null ? null : Subject.matcher(filterSubject);
         matching = -1;
+        stream = null; // takesAll is found again
     }
 
     boolean filtered() {
@@ -45,7 +52,7 @@ final class FilteredReader {
     /** @return the message at {@code seq} if the filter takes it, else null (read only when it does) */
     StoredMessage readMatching(StoredStream stored, long seq) {
         StreamReader reader = on(stored);
-        if (filter != null) {
+        if (!takesAll) {
             String subject = reader.subject(seq);
             if (subject == null || !filter.test(subject)) {
                 return null;
@@ -64,24 +71,43 @@ final class FilteredReader {
             stream = stored;
             deliveries = stored.newReader();
             counting = stored.newReader();
+            takesAll = takesAll(stored);
         }
         return deliveries;
     }
 
     /**
-     * @param sseq  the consumer's next stream sequence
-     * @param first the stream's first sequence
-     * @param last  the stream's last sequence
-     * @return filtered messages in [max(sseq, first), last]: counted once by a read of their subjects,
-     *         then kept up to date (new messages counted as they come, deliveries subtracted); counted
-     *         again when retention removed messages the consumer had not read yet
+     * @return whether the filter takes every message the stream can hold: none, {@code >}, or the
+     *         stream's only subject (what nats-server's isFiltered calls not filtered)
      */
-    long matching(StoredStream stored, long sseq, long first, long last) {
+    private boolean takesAll(StoredStream stored) {
+        if (filterSubject == null || filterSubject.equals(">")) {
+            return true;
+        }
+        List<String> subjects = stored.config().subjects();
+        return subjects.size() == 1 && subjects.getFirst().equals(filterSubject);
+    }
+
+    /**
+     * @param sseq the consumer's next stream sequence
+     * @param info the stream's state
+     * @return filtered messages in [max(sseq, first), last]: counted once by a read of their subjects
+     *         (or, for a filter that takes every message and a consumer at the stream's start, the
+     *         messages held), then kept up to date (new messages counted as they come, deliveries
+     *         subtracted); counted again when retention removed messages the consumer had not read yet
+     */
+    long matching(StoredStream stored, long sseq, StreamInfo info) {
         on(stored);
+        long first = info.firstSequence();
+        long last = info.lastSequence();
         long from = Math.max(sseq, first);
         if (matching < 0 || from > sseq) {
             matching = 0;
             countedTo = from - 1;
+            if (takesAll && from == first) {
+                matching = info.messages();
+                countedTo = last;
+            }
         }
         for (long seq = Math.max(countedTo + 1, from); seq <= last; seq++) {
             String subject = counting.subject(seq);

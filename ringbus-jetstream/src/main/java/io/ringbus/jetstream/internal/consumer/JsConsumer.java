@@ -9,6 +9,7 @@ import io.ringbus.core.Scope;
 import io.ringbus.core.Headers;
 import io.ringbus.core.StoredMessage;
 import io.ringbus.core.StoredStream;
+import io.ringbus.core.StreamInfo;
 import io.ringbus.core.StreamReader;
 import io.ringbus.server.spi.DeliveredAs;
 
@@ -40,6 +41,8 @@ final class JsConsumer {
     /** Changed only by {@link #update}, on the consumers' thread. */
     JsConsumerConfig config;
     final Instant created;
+    /** {@link #created} as JSON writes it (Instant.toString formats each time; the state is saved often). */
+    final String createdText;
     private final Broker broker;
     /** The stream's scope: its deliveries reach only subscribers of that scope or higher. */
     private final Scope scope;
@@ -108,6 +111,7 @@ final class JsConsumer {
         this.client = broker.client(scope).verbatim();
         this.config = config;
         this.created = created;
+        this.createdText = created.toString();
         this.name = config.durable() != null ? config.durable() : config.name();
         this.ackPrefix = "$JS.ACK." + stream + "." + name + ".";
         this.reads = new FilteredReader(config.filterSubject());
@@ -178,16 +182,17 @@ final class JsConsumer {
      *         messages scanned as they come, deliveries subtracted)
      */
     long numPending(StoredStream stored) {
-        var info = stored.info();
-        return numPending(stored, info.firstSequence(), info.lastSequence());
+        return numPending(stored, stored.info());
     }
 
-    /** As {@link #numPending(StoredStream)} with the stream's first and last sequences known. */
-    private long numPending(StoredStream stored, long firstSeq, long last) {
+    /** As {@link #numPending(StoredStream)} with the stream's info known. */
+    private long numPending(StoredStream stored, StreamInfo info) {
+        long firstSeq = info.firstSequence();
+        long last = info.lastSequence();
         if (!reads.filtered()) {
             return start.size() + Math.max(0, last - Math.max(sseq, firstSeq) + 1);
         }
-        return start.size() + reads.matching(stored, sseq, firstSeq, last);
+        return start.size() + reads.matching(stored, sseq, info);
     }
 
     /** Marks the consumer used now (a pull request, interest, an ack). */
@@ -244,7 +249,7 @@ final class JsConsumer {
                 endOfStream();
                 break;
             }
-            String reply = ackReply(message, stored, first, last);
+            String reply = ackReply(message, stored, info);
             if (!config.push() && tooLarge(message, reply)) {
                 continue;
             }
@@ -355,9 +360,9 @@ final class JsConsumer {
     }
 
     /** @return the ack subject of the next delivery of {@code message} */
-    private String ackReply(StoredMessage message, StoredStream stored, long first, long last) {
+    private String ackReply(StoredMessage message, StoredStream stored, StreamInfo info) {
         return ackPrefix + deliveries(message.sequence()) + "." + message.sequence() + "." + dseq
-                + "." + message.timestampMillis() * 1_000_000L + "." + numPending(stored, first, last);
+                + "." + message.timestampMillis() * 1_000_000L + "." + numPending(stored, info);
     }
 
     /** @return how many times {@code seq} has been delivered, counting the delivery being made (1 the first time) */
