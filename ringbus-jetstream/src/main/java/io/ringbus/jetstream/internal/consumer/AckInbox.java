@@ -42,8 +42,8 @@ final class AckInbox {
     /** Whether a drain is queued on the consumers' thread. */
     private final AtomicBoolean drainQueued = new AtomicBoolean();
 
-    /** An ack or flow-control answer waiting for the consumers' thread, its subject split. */
-    private record QueuedAck(ApiRequest request, String[] tokens) {
+    /** An ack or flow-control answer waiting for the consumers' thread, its subject read. */
+    private record QueuedAck(ApiRequest request, AckSubject subject) {
     }
 
     AckInbox(Consumers consumers) {
@@ -57,11 +57,11 @@ final class AckInbox {
 
     /** An event loop: a message to {@code $JS.ACK.>} or {@code $JS.FC.>}. */
     void handle(ApiRequest request) {
-        String[] tokens = request.subject().split("\\.", -1);
-        if (tokens.length < 5) {
+        AckSubject parsed = AckSubject.parse(request.subject());
+        if (parsed == null) {
             return;
         }
-        String stream = tokens[2];
+        String stream = parsed.stream();
         boolean visible = consumers.broker.streamScope(stream).map(request.requester().scope()::includes)
                 .orElse(false);
         if (!visible) {
@@ -75,7 +75,7 @@ final class AckInbox {
             dropped.incrementAndGet();
             return;
         }
-        queue.add(new QueuedAck(request, tokens));
+        queue.add(new QueuedAck(request, parsed));
         drainLater();
     }
 
@@ -99,7 +99,7 @@ final class AckInbox {
         while (applied++ < PER_DRAIN && (next = queue.poll()) != null) {
             queued.decrementAndGet();
             try {
-                JsConsumer consumer = apply(next.request(), next.tokens());
+                JsConsumer consumer = apply(next.request(), next.subject());
                 if (consumer != null) {
                     acked.add(consumer);
                 }
@@ -121,32 +121,30 @@ final class AckInbox {
     }
 
     /** @return the consumer an ack or flow-control answer was for, or null */
-    private JsConsumer apply(ApiRequest request, String[] tokens) {
-        if (tokens[1].equals("FC")) {
-            JsConsumer consumer = consumers.find(tokens[2], tokens[3]);
+    private JsConsumer apply(ApiRequest request, AckSubject subject) {
+        if (subject.flowControl()) {
+            JsConsumer consumer = consumers.find(subject.stream(), subject.consumer());
             if (consumer != null) {
                 consumer.flowControlAnswered(request.subject());
             }
             return consumer;
         }
-        return ack(request, tokens);
+        return ack(request, subject);
     }
 
     /** {@code $JS.ACK.<stream>.<consumer>.<delivered>.<sseq>.<cseq>.<ts>.<pending>}, nats-server's processAck. */
-    private JsConsumer ack(ApiRequest request, String[] tokens) {
-        if (tokens.length != 9) {
+    private JsConsumer ack(ApiRequest request, AckSubject subject) {
+        if (subject.tokens() != 9) {
             return null;
         }
-        JsConsumer consumer = consumers.find(tokens[2], tokens[3]);
+        JsConsumer consumer = consumers.find(subject.stream(), subject.consumer());
         if (consumer == null) {
             return null;
         }
-        long seq;
-        try {
-            seq = Long.parseLong(tokens[5]);
-        } catch (NumberFormatException e) {
+        if (!subject.numbered()) {
             return null;
         }
+        long seq = subject.sequence();
         long now = System.nanoTime();
         consumer.touch(now);
         String body = new String(request.payload(), StandardCharsets.UTF_8);
@@ -156,7 +154,7 @@ final class AckInbox {
         } else if (body.startsWith("+NXT")) {
             consumer.ack(seq);
             answer = false;
-            Optional<StoredStream> stored = consumers.stream(tokens[2]);
+            Optional<StoredStream> stored = consumers.stream(subject.stream());
             if (stored.isPresent() && request.replyTo() != null) {
                 PullRequests.next(consumers, consumer, stored.get(), request.replyTo(), body.substring(4).trim()
                         .getBytes(StandardCharsets.UTF_8));
