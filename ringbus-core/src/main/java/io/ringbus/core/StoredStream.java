@@ -86,6 +86,16 @@ public interface StoredStream {
     }
 
     /**
+     * Opens a reader of this stream by sequence that keeps its place between calls (see
+     * {@link StreamReader}): the way to read a stream forward one message at a time.
+     *
+     * @return a reader for one thread; by default one that calls {@link #read} each time
+     */
+    default StreamReader newReader() {
+        return this::read;
+    }
+
+    /**
      * Reads the oldest stored message at or after {@code fromSequence} whose subject matches
      * {@code pattern} (JetStream's {@code next_by_subj}). The local log answers "none" from its index
      * of subjects when no matching subject has a message that late, else reads forward from

@@ -39,9 +39,15 @@ final class DurableSubjects {
     private final Map<String, Object> cache = new ConcurrentHashMap<>();
     private Storage storage;
     private volatile Entry[] entries = new Entry[0];
+    /** {@link #streams()} of the entries it was made from (JetStream's consumers ask on every delivery round). */
+    private volatile Listed listed;
 
     /** A durable pattern, its scope and its stream. */
     record Entry(SubjectPattern pattern, Scope scope, StoredStream stream) {
+    }
+
+    /** The distinct streams of an array of entries. */
+    private record Listed(Entry[] from, List<StoredStream> streams) {
     }
 
     DurableSubjects(Storage storage) {
@@ -154,9 +160,15 @@ final class DurableSubjects {
         }
     }
 
-    /** @return the registered streams, in order */
+    /** @return the registered streams, in order (the list made once per change of the entries) */
     List<StoredStream> streams() {
-        return Arrays.stream(entries).map(Entry::stream).distinct().toList();
+        Entry[] current = entries;
+        Listed made = listed;
+        if (made == null || made.from != current) {
+            made = new Listed(current, Arrays.stream(current).map(Entry::stream).distinct().toList());
+            listed = made;
+        }
+        return made.streams;
     }
 
     void unregister(String pattern) {

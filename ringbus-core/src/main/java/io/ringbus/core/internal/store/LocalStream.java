@@ -11,6 +11,7 @@ import io.ringbus.core.StoredStream;
 import io.ringbus.core.StreamConfig;
 import io.ringbus.core.StreamConsumer;
 import io.ringbus.core.StreamInfo;
+import io.ringbus.core.StreamReader;
 import io.ringbus.core.internal.SubjectPattern;
 import io.ringbus.core.internal.log.DurableFiles;
 import io.ringbus.core.internal.log.LogConfig;
@@ -392,6 +393,12 @@ final class LocalStream implements StoredStream {
             throw new StorageException("reading sequence " + sequence + " of stream '" + config.name() + "' failed: "
                     + e.getMessage(), e);
         }
+    }
+
+    @Override
+    public StreamReader newReader() {
+        checkOpen();
+        return new LocalStreamReader(this);
     }
 
     @Override
