@@ -181,4 +181,20 @@ public interface Storage extends AutoCloseable {
     static Storage local(Path dir, FsyncPolicy policy, Duration interval, long maxBytes) {
         return LocalStorage.limited(dir, policy, interval, DEFAULT_MAX_PENDING_BYTES, maxBytes);
     }
+
+    /**
+     * As {@link #local(Path, FsyncPolicy, Duration, long)} with a limit on memory streams
+     * ({@link StreamConfig.Medium#MEMORY}). Their logs are files of the store kept in the page cache:
+     * they count against {@code maxMemory} and, with every other stream, against {@code maxBytes}.
+     *
+     * @param maxMemory the most bytes memory streams hold together, past which they refuse new messages
+     *                  with "insufficient resources" (nats-server's {@code max_memory_store}); -1 for the
+     *                  default, three quarters of the machine's memory
+     * @return the storage
+     * @throws IllegalArgumentException naming the value when the interval or a limit is not positive
+     * @throws StorageException         when the directory cannot be created or is locked by another process
+     */
+    static Storage local(Path dir, FsyncPolicy policy, Duration interval, long maxBytes, long maxMemory) {
+        return LocalStorage.limited(dir, policy, interval, DEFAULT_MAX_PENDING_BYTES, maxBytes, maxMemory);
+    }
 }

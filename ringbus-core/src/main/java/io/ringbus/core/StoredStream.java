@@ -148,6 +148,30 @@ public interface StoredStream {
     }
 
     /**
+     * Counts the messages held in {@code [from, to]} whose subject matches {@code pattern}: what a
+     * filtered JetStream consumer has pending. The default reads each sequence ({@link #read}); the
+     * local log reads the range once, in order, and a literal subject's range only from that
+     * subject's first message.
+     *
+     * @param pattern a subject or wildcard pattern
+     * @param from    the first sequence counted
+     * @param to      the last sequence counted
+     * @return how many match
+     * @throws IllegalArgumentException      when the pattern is malformed
+     * @throws UnsupportedOperationException when this store cannot read by sequence (the default's {@link #read})
+     */
+    default long countMatching(String pattern, long from, long to) {
+        long count = 0;
+        for (long sequence = Math.max(1, from); sequence <= to; sequence++) {
+            StoredMessage message = read(sequence);
+            if (message != null && Subject.matches(pattern, message.subject())) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /**
      * Removes one message, durably before it returns: no read, consumer or restart returns it again.
      *
      * @param sequence its sequence

@@ -167,13 +167,10 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
         if (new HashSet<>(copy).size() != copy.size()) {
             throw new IllegalArgumentException("a subject pattern is named twice: subjects=" + copy);
         }
-        for (int i = 0; i < copy.size(); i++) {
-            for (int j = i + 1; j < copy.size(); j++) {
-                if (Subject.overlap(copy.get(i), copy.get(j))) {
-                    throw new IllegalArgumentException("subject patterns '" + copy.get(i) + "' and '" + copy.get(j)
-                            + "' overlap: a subject is stored once: subjects=" + copy);
-                }
-            }
+        int[] overlap = Subject.firstOverlap(copy); // O(n × wildcards): a stream may have many subjects
+        if (overlap != null) {
+            throw new IllegalArgumentException("subject patterns '" + copy.get(overlap[0]) + "' and '"
+                    + copy.get(overlap[1]) + "' overlap: a subject is stored once: subjects=" + copy);
         }
         return copy;
     }

@@ -57,6 +57,46 @@ public final class Subject {
     }
 
     /**
+     * Finds the first two patterns of a list that {@link #overlap}, in the order of a check of every
+     * pair {@code i < j} (the smallest {@code i} that overlaps another, then its first partner).
+     * Two distinct literal subjects never overlap, so only pairs with a wildcard are compared, each
+     * pattern parsed once: O(patterns × wildcards), not O(patterns²).
+     *
+     * @param patterns distinct subjects or patterns
+     * @return {@code {i, j}} with {@code i < j}, or {@code null} when no two overlap
+     * @throws IllegalArgumentException when one is malformed
+     */
+    public static int[] firstOverlap(java.util.List<String> patterns) {
+        int n = patterns.size();
+        SubjectPattern[] parsed = new SubjectPattern[n];
+        int[] wildcards = new int[n];
+        int w = 0;
+        for (int i = 0; i < n; i++) {
+            parsed[i] = SubjectPattern.parse(patterns.get(i));
+            if (parsed[i].isWildcard()) {
+                wildcards[w++] = i;
+            }
+        }
+        for (int i = 0; i < n && w > 0; i++) {
+            if (parsed[i].isWildcard()) {
+                for (int j = i + 1; j < n; j++) {
+                    if (SubjectPattern.overlap(parsed[i], parsed[j])) {
+                        return new int[] {i, j};
+                    }
+                }
+            } else {
+                for (int k = 0; k < w; k++) {
+                    int j = wildcards[k];
+                    if (j > i && SubjectPattern.overlap(parsed[i], parsed[j])) {
+                        return new int[] {i, j};
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
      * Tells whether a pattern matches a literal subject. Both are checked first.
      *
      * @param pattern a subscription pattern

@@ -13,6 +13,8 @@ import java.util.Set;
  * jetstream.max_pending_requests       = N   API requests queued, all clients together (default 1,024)
  * jetstream.max_pending_per_connection = N   API requests queued for one connection (default 64)
  * jetstream.max_pending_bytes          = N   bytes of API requests queued, all clients together (default 4 MiB)
+ * jetstream.max_subjects               = N   subjects of all streams together (default 1,024: every overlap
+ *                                            check and a published subject's lookup cost in proportion)
  * </pre>
  *
  * @param enabled                  whether the API is served
@@ -20,9 +22,10 @@ import java.util.Set;
  * @param maxPendingRequests       requests waiting for the API's thread, all connections together
  * @param maxPendingPerConnection  requests waiting for one connection
  * @param maxPendingBytes          bytes of requests waiting, all connections together
+ * @param maxSubjects              subjects of all streams together
  */
 public record JetStreamSettings(boolean enabled, int maxStreams, int maxPendingRequests, int maxPendingPerConnection,
-                                long maxPendingBytes) {
+                                long maxPendingBytes, int maxSubjects) {
     /** The default {@link #maxStreams()}. */
     public static final int DEFAULT_MAX_STREAMS = 256;
     /** The default {@link #maxPendingRequests()}. */
@@ -31,9 +34,11 @@ public record JetStreamSettings(boolean enabled, int maxStreams, int maxPendingR
     public static final int DEFAULT_MAX_PENDING_PER_CONNECTION = 64;
     /** The default {@link #maxPendingBytes()}: 4 MiB. */
     public static final long DEFAULT_MAX_PENDING_BYTES = 4L << 20;
+    /** The default {@link #maxSubjects()}. */
+    public static final int DEFAULT_MAX_SUBJECTS = 1_024;
 
     private static final Set<String> KEYS = Set.of("enabled", "max_streams", "max_pending_requests",
-            "max_pending_per_connection", "max_pending_bytes");
+            "max_pending_per_connection", "max_pending_bytes", "max_subjects");
 
     /**
      * Checks every value.
@@ -45,12 +50,13 @@ public record JetStreamSettings(boolean enabled, int maxStreams, int maxPendingR
         positive("max_pending_requests", maxPendingRequests);
         positive("max_pending_per_connection", maxPendingPerConnection);
         positive("max_pending_bytes", maxPendingBytes);
+        positive("max_subjects", maxSubjects);
     }
 
     /** @return the defaults: enabled */
     public static JetStreamSettings defaults() {
         return new JetStreamSettings(true, DEFAULT_MAX_STREAMS, DEFAULT_MAX_PENDING_REQUESTS,
-                DEFAULT_MAX_PENDING_PER_CONNECTION, DEFAULT_MAX_PENDING_BYTES);
+                DEFAULT_MAX_PENDING_PER_CONNECTION, DEFAULT_MAX_PENDING_BYTES, DEFAULT_MAX_SUBJECTS);
     }
 
     /**
@@ -63,14 +69,16 @@ public record JetStreamSettings(boolean enabled, int maxStreams, int maxPendingR
             if (!KEYS.contains(key)) {
                 throw new IllegalArgumentException("unknown key jetstream." + key + " (jetstream.enabled, "
                         + "jetstream.max_streams, jetstream.max_pending_requests, "
-                        + "jetstream.max_pending_per_connection, jetstream.max_pending_bytes; see docs/jetstream.md)");
+                        + "jetstream.max_pending_per_connection, jetstream.max_pending_bytes, jetstream.max_subjects; "
+                        + "see docs/jetstream.md)");
             }
         }
         return new JetStreamSettings(settings.flag("enabled", true),
                 number(settings, "max_streams", DEFAULT_MAX_STREAMS),
                 number(settings, "max_pending_requests", DEFAULT_MAX_PENDING_REQUESTS),
                 number(settings, "max_pending_per_connection", DEFAULT_MAX_PENDING_PER_CONNECTION),
-                number(settings, "max_pending_bytes", (int) DEFAULT_MAX_PENDING_BYTES));
+                number(settings, "max_pending_bytes", (int) DEFAULT_MAX_PENDING_BYTES),
+                number(settings, "max_subjects", DEFAULT_MAX_SUBJECTS));
     }
 
     private static int number(ExtensionSettings settings, String key, int absent) {

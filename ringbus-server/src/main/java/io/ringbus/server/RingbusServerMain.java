@@ -94,6 +94,12 @@ public final class RingbusServerMain implements Callable<Integer> {
                     + "refused (JetStream's max_file_store; default: what it holds at start plus 75% of the free disk)")
     private String maxStore;
 
+    @Option(names = {"--max-memory-store"}, paramLabel = "SIZE",
+            description = "the most bytes memory streams keep, all together (their files count against --max-store "
+                    + "too); past it publishes to them are refused (JetStream's max_memory_store; default: three "
+                    + "quarters of the machine's memory)")
+    private String maxMemoryStore;
+
     @Option(names = {"--storage-jetstream"}, paramLabel = "URLS",
             description = "store durable subjects in this JetStream (NATS URLs, comma-separated) instead of the "
                     + "local log")
@@ -202,6 +208,9 @@ public final class RingbusServerMain implements Callable<Integer> {
             }
             if (maxStore != null) {
                 storageSettings.maxBytes(maxStore);
+            }
+            if (maxMemoryStore != null) {
+                storageSettings.maxMemory(maxMemoryStore);
             }
             if (durable != null) {
                 for (String pattern : durable) {

@@ -10,10 +10,12 @@ import java.util.Set;
  * @param description what the client does, in a line
  * @param covers      the kinds of request it exercises, from {@code io.ringbus.server.ServerRequests}
  * @param natsToo     whether nats-server has the feature, so the same bytes are sent to it too
+ * @param bystander   whether a JetStream user of another stream is measured too ({@link Probes#jetStream})
  * @param prepare     what must exist before the probes start (a stream on nats-server, ...)
  * @param body        the attack itself
  */
-record Attack(String name, String description, Set<String> covers, boolean natsToo, Step prepare, Step body) {
+record Attack(String name, String description, Set<String> covers, boolean natsToo, boolean bystander, Step prepare,
+              Step body) {
     /** One part of an attack. */
     @FunctionalInterface
     interface Step {
@@ -36,7 +38,15 @@ record Attack(String name, String description, Set<String> covers, boolean natsT
 
     /** An attack with no preparation. */
     static Attack of(String name, String description, Set<String> covers, boolean natsToo, Step body) {
-        return new Attack(name, description, covers, natsToo, NOTHING, body);
+        return new Attack(name, description, covers, natsToo, false, NOTHING, body);
+    }
+
+    /**
+     * An attack on JetStream, sent to both servers, with a JetStream user of another stream measured
+     * ({@link Probes#jetStream}).
+     */
+    static Attack jetStream(String name, String description, Set<String> covers, Step prepare, Step body) {
+        return new Attack(name, description, covers, true, true, prepare, body);
     }
 
     /** @return whether the deadline has passed */

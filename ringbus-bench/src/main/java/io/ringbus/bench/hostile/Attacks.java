@@ -20,6 +20,10 @@ public final class Attacks {
         all.addAll(JetStreamAttacks.all());
         all.addAll(ConsumerAttacks.all());
         all.addAll(StorageAttacks.all());
+        all.addAll(RollupAttacks.all());
+        all.addAll(AdmissionAttacks.all());
+        all.addAll(StoreFillAttacks.all());
+        all.addAll(ConsumerLoadAttacks.all());
         all.addAll(AuthAttacks.all());
         all.addAll(MonitorAttacks.all());
         return List.copyOf(all);

@@ -18,7 +18,10 @@ import java.security.SecureRandom;
  *   <li>{@code mallory}: publish denied on {@code >}, PUBLIC;
  *   <li>{@code root}: ROOT on ringbus, a plain user on nats-server;
  *   <li>{@code priv.>} is PRIVATE on ringbus; {@code orders.>} is a durable subject (a JetStream
- *       stream {@value #STREAM} on nats-server) held to {@value #STREAM_MAX_BYTES} bytes.
+ *       stream {@value #STREAM} on nats-server) held to {@value #STREAM_MAX_BYTES} bytes;
+ *   <li>the store holds at most {@value #STORE_MAX_BYTES} bytes (ringbus's {@code storage.max_bytes},
+ *       nats-server's {@code max_file_store}), memory streams {@value #MEMORY_MAX_BYTES} bytes
+ *       ({@code max_memory_store}).
  * </ul>
  */
 final class HostileConfig {
@@ -30,6 +33,10 @@ final class HostileConfig {
     static final String STREAM = "ORDERS";
     /** The stream's size limit on both servers. */
     static final long STREAM_MAX_BYTES = 4L << 20;
+    /** The store's byte limit on both servers: what a client that fills it reaches. */
+    static final long STORE_MAX_BYTES = 256L << 20;
+    /** Memory streams' byte limit on both servers. */
+    static final long MEMORY_MAX_BYTES = 64L << 20;
     /** carol's real password. */
     static final String CAROL_PASSWORD = "carol-secret";
 
@@ -83,6 +90,8 @@ final class HostileConfig {
                 "subject.priv.>=PRIVATE",
                 "storage.dir=" + dir.resolve("ringbus-store"),
                 "storage.durable." + DURABLE + "=PUBLIC name=orders max_bytes=" + STREAM_MAX_BYTES,
+                "storage.max_bytes=" + STORE_MAX_BYTES,
+                "storage.max_memory=" + MEMORY_MAX_BYTES,
                 authTimeoutSeconds == 0 ? "" : "auth_timeout=" + authTimeoutSeconds + "s",
                 authTimeoutSeconds == 0 ? "" : "authenticator_timeout=" + authTimeoutSeconds + "s",
                 "");
@@ -110,6 +119,8 @@ final class HostileConfig {
                 "}",
                 "jetstream {",
                 "  store_dir: \"" + dir.resolve("nats-store") + "\"",
+                "  max_file_store: " + STORE_MAX_BYTES,
+                "  max_memory_store: " + MEMORY_MAX_BYTES,
                 "}",
                 "");
         Path file = dir.resolve("nats-hostile.conf");

@@ -14,9 +14,11 @@ import java.util.List;
  * @param probes       the healthy clients' figures
  * @param cpuMillis    the server's user + system CPU time during the attack, or -1
  * @param seconds      how long the attack ran
+ * @param notes        what the attack saw ({@link Target#note})
  */
 record HostileResult(String attack, String server, boolean alive, boolean outOfMemory, boolean healthyAfter,
-                     String attackError, List<Probe.Figures> probes, long cpuMillis, double seconds) {
+                     String attackError, List<Probe.Figures> probes, long cpuMillis, double seconds,
+                     List<String> notes) {
     /** A healthy client's p99 round trip must stay under this (issue 25's goal, a benchmark). */
     static final double GOAL_P99_MILLIS = 50;
     /** A valid login must succeed within this (issue 25's goal, a benchmark). */

@@ -72,7 +72,12 @@ final class HostileRun {
             } catch (Exception e) {
                 throw new IOException(attack.name() + " could not be prepared on " + kind.label() + ": " + e, e);
             }
-            List<Probe> probes = List.of(Probes.roundTrip(target), Probes.login(target), Probes.healthz(target));
+            List<Probe> probes = new ArrayList<>(List.of(Probes.roundTrip(target), Probes.login(target),
+                    Probes.healthz(target)));
+            if (attack.bystander()) {
+                Probes.createBystander(target);
+                probes.add(Probes.jetStream(target));
+            }
             probes.forEach(Probe::start);
             long cpuBefore = ProcStatus.cpuMillis(server.pid());
             long start = System.nanoTime();
@@ -97,7 +102,7 @@ final class HostileRun {
             boolean healthyAfter = server.isAlive() && healthy(target);
             return new HostileResult(attack.name(), kind.label(), server.isAlive(),
                     server.log().contains("OutOfMemoryError"), healthyAfter, attackError.get(), figures,
-                    cpuBefore < 0 || cpuAfter < 0 ? -1 : cpuAfter - cpuBefore, seconds);
+                    cpuBefore < 0 || cpuAfter < 0 ? -1 : cpuAfter - cpuBefore, seconds, List.copyOf(target.notes()));
         }
     }
 

@@ -8,9 +8,18 @@ import java.net.InetAddress;
  * PING/PONG, every 10 ms), {@link #login} (a new connection logs in with a valid bcrypt
  * password and gets its first PONG, every 250 ms, from the second loopback address 127.0.0.2 so
  * that it is another source than the attacker's 127.0.0.1) and {@link #healthz} (an
- * unauthenticated {@code GET /healthz}, every 100 ms).
+ * unauthenticated {@code GET /healthz}, every 100 ms); for attacks on JetStream, {@link #jetStream}
+ * (a publish to a stream of its own, a pull of that message and that stream's INFO, each awaited).
  */
 final class Probes {
+    /** The JetStream probe's name. */
+    static final String JETSTREAM = "js bystander";
+    /** The JetStream probe's stream, on {@link #BYSTANDER_SUBJECTS}. */
+    static final String BYSTANDER = "BYSTANDER";
+    static final String BYSTANDER_SUBJECTS = "bystander.>";
+    /** The JetStream probe's pull consumer. */
+    static final String BYSTANDER_CONSUMER = "probe";
+
     private Probes() {
     }
 
@@ -67,6 +76,62 @@ final class Probes {
                     if (!status.startsWith("HTTP/1.1 200")) {
                         throw new IOException("/healthz answered " + status);
                     }
+                }
+            }
+        };
+    }
+
+    /** Creates {@link #BYSTANDER} (at most 10,000 messages) as alice, before the probes start. */
+    static void createBystander(Target target) throws IOException {
+        try (JsClient js = JsClient.login(target, "alice")) {
+            String answer = js.request("$JS.API.STREAM.CREATE." + BYSTANDER, "{\"name\":\"" + BYSTANDER
+                    + "\",\"subjects\":[\"" + BYSTANDER_SUBJECTS + "\"],\"storage\":\"file\",\"max_msgs\":10000}");
+            if (answer.contains("\"error\"")) {
+                throw new IOException("stream " + BYSTANDER + " not created: " + answer);
+            }
+            answer = js.request("$JS.API.CONSUMER.DURABLE.CREATE." + BYSTANDER + "." + BYSTANDER_CONSUMER,
+                    "{\"stream_name\":\"" + BYSTANDER + "\",\"config\":{\"durable_name\":\"" + BYSTANDER_CONSUMER
+                            + "\",\"ack_policy\":\"none\",\"deliver_policy\":\"all\"}}");
+            if (answer.contains("\"error\"")) {
+                throw new IOException("consumer " + BYSTANDER_CONSUMER + " not created: " + answer);
+            }
+        }
+    }
+
+    /**
+     * @return a probe of a JetStream user on one long-lived connection: a publish to
+     *         {@link #BYSTANDER} with its PubAck awaited, a pull of it (the consumers' thread), then
+     *         that stream's INFO (the API's thread), every 20 ms; an error answer is a failure
+     */
+    static Probe jetStream(Target target) {
+        byte[] payload = "a bystander's message".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        return new Probe(JETSTREAM, 20) {
+            private JsClient js;
+
+            @Override
+            void ask() throws IOException {
+                if (js == null) {
+                    js = JsClient.login(target, "alice");
+                }
+                String ack = js.publish("bystander.probe", null, payload);
+                if (!ack.contains("\"seq\"") || ack.contains("\"error\"")) {
+                    throw new IOException("PubAck: " + ack);
+                }
+                String pulled = js.pull(BYSTANDER, BYSTANDER_CONSUMER, "{\"batch\":1,\"expires\":5000000000}");
+                if (!pulled.startsWith("bystander.probe ")) {
+                    throw new IOException("pull: " + pulled);
+                }
+                String info = js.request("$JS.API.STREAM.INFO." + BYSTANDER, "");
+                if (!info.contains("\"state\"")) {
+                    throw new IOException("stream info: " + info);
+                }
+            }
+
+            @Override
+            void reset() {
+                if (js != null) {
+                    js.close();
+                    js = null;
                 }
             }
         };

@@ -17,9 +17,9 @@ final class StorageAttacks {
     static List<Attack> all() {
         return List.of(
                 new Attack("msg-id-flood", "HPUBs to a durable subject, each with a new 256 KB Nats-Msg-Id",
-                        Set.of("HPUB"), true, StorageAttacks::stream, StorageAttacks::msgIdFlood),
+                        Set.of("HPUB"), true, false, StorageAttacks::stream, StorageAttacks::msgIdFlood),
                 new Attack("durable-flood", "512 KB publishes with PubAck replies never read, to a stream of 4 MB",
-                        Set.of("PUB"), true, StorageAttacks::stream, StorageAttacks::durableFlood));
+                        Set.of("PUB"), true, false, StorageAttacks::stream, StorageAttacks::durableFlood));
     }
 
     /** nats-server: creates the stream ringbus-server has from its configuration. */

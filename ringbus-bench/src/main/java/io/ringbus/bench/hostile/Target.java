@@ -9,6 +9,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The server an attack is sent to.
@@ -16,9 +18,20 @@ import java.util.Base64;
  * @param kind        which server
  * @param port        its NATS port on 127.0.0.1
  * @param monitorPort its HTTP monitoring port on 127.0.0.1
+ * @param notes       what the attack saw, for the report (a count, the server's refusal)
  */
-record Target(ServerKind kind, int port, int monitorPort) {
+record Target(ServerKind kind, int port, int monitorPort, List<String> notes) {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    /** A server with no notes yet. */
+    Target(ServerKind kind, int port, int monitorPort) {
+        this(kind, port, monitorPort, new CopyOnWriteArrayList<>());
+    }
+
+    /** Records what the attack saw, for the report. */
+    void note(String text) {
+        notes.add(text);
+    }
 
     /**
      * @param user a user of {@link HostileConfig}
@@ -56,5 +69,17 @@ record Target(ServerKind kind, int port, int monitorPort) {
             request.header("Authorization", authorization);
         }
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    /**
+     * GETs a monitoring path with a ROOT credential.
+     *
+     * @param path e.g. {@code /jsz?consumers=true}
+     * @return the status code and body
+     */
+    HttpResponse<String> monitorBody(String path) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + monitorPort + path))
+                .timeout(Duration.ofSeconds(30)).header("Authorization", basic("root", "root-secret")).GET().build();
+        return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -157,6 +157,24 @@ final class Wire implements AutoCloseable {
         }
     }
 
+    /**
+     * Reads the payload of a {@code MSG} or {@code HMSG} (headers and payload together) whose
+     * control line was just read, and its CRLF.
+     *
+     * @param control the control line
+     * @return the bytes
+     * @throws IOException when the connection closes first
+     */
+    byte[] readPayload(String control) throws IOException {
+        String[] parts = control.split(" ");
+        int size = Integer.parseInt(parts[parts.length - 1]);
+        byte[] bytes = in.readNBytes(size + 2);
+        if (bytes.length < size + 2) {
+            throw new IOException("connection closed inside a message");
+        }
+        return java.util.Arrays.copyOf(bytes, size);
+    }
+
     private void skipPayload(String control) throws IOException {
         String[] parts = control.split(" ");
         long size = Long.parseLong(parts[parts.length - 1]) + 2;

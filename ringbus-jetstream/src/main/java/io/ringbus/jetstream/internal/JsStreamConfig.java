@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ringbus.core.StreamConfig;
-import io.ringbus.core.Subject;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -151,14 +150,7 @@ public record JsStreamConfig(String name, String description, List<String> subje
                 throw ApiError.invalidConfig("subjects overlap with jetstream api").failure();
             }
         }
-        for (String subject : subs) {
-            for (String other : subs) {
-                if (!other.equals(subject) && Subject.overlap(other, subject)) {
-                    throw ApiError.invalidConfig("subject \"" + subject + "\" overlaps with \"" + other + "\"")
-                            .failure();
-                }
-            }
-        }
+        StreamSubjects.requireNoOverlap(subs);
         return new JsStreamConfig(name, description, subs, retention, maxConsumers == 0 ? -1 : maxConsumers,
                 maxMsgs == 0 ? -1 : maxMsgs, maxBytes == 0 ? -1 : maxBytes, maxAgeNanos,
                 maxMsgsPerSubject == 0 ? -1 : maxMsgsPerSubject, maxMsgSize == 0 ? -1 : maxMsgSize, discard, storage,

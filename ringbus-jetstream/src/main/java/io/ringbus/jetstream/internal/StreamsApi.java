@@ -299,6 +299,7 @@ public final class StreamsApi {
         if (!name.equals(config.name())) {
             throw ApiError.STREAM_MISMATCH.failure();
         }
+        StreamSubjects.requireWithinLimit(config.subjects(), name, catalog.streams(), settings.maxSubjects());
         if (name.contains("/") || name.contains("\\")) {
             throw ApiError.NAME_WITH_PATH_SEPARATORS.failure();
         }

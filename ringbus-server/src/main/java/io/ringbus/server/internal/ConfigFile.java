@@ -237,6 +237,7 @@ public final class ConfigFile {
             case "storage.fsync" -> storage.policy(value);
             case "storage.fsync_interval" -> storage.interval(value);
             case "storage.max_bytes" -> storage.maxBytes(value);
+            case "storage.max_memory" -> storage.maxMemory(value);
             case "broker.shutdown_timeout" -> broker.shutdownTimeout(Durations.parse(value));
             default -> {
                 int dot = key.indexOf('.');

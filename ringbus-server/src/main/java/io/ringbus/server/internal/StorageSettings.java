@@ -47,6 +47,7 @@ public final class StorageSettings {
     private FsyncPolicy policy = FsyncPolicy.ALWAYS;
     private Duration interval = DEFAULT_FSYNC_INTERVAL;
     private long maxBytes = -1;
+    private long maxMemory = -1;
     private Scope defaultScope = Scope.PUBLIC;
     private String jetStream;
     private final Map<String, Durable> durables = new LinkedHashMap<>();
@@ -106,6 +107,21 @@ public final class StorageSettings {
             throw new IllegalArgumentException("storage.max_bytes must be a positive size: '" + text + "'");
         }
         this.maxBytes = parsed;
+        return this;
+    }
+
+    /**
+     * @param text a size ({@link ConfigFile#size}): the most bytes memory streams hold together
+     *             (nats-server's {@code max_memory_store}); unset, three quarters of the machine's memory
+     * @return this
+     * @throws IllegalArgumentException naming the value when it is not a positive size
+     */
+    public StorageSettings maxMemory(String text) {
+        long parsed = ConfigFile.size(text);
+        if (parsed < 1) {
+            throw new IllegalArgumentException("storage.max_memory must be a positive size: '" + text + "'");
+        }
+        this.maxMemory = parsed;
         return this;
     }
 
@@ -183,6 +199,16 @@ public final class StorageSettings {
         return policy;
     }
 
+    /** @return the store's byte limit ({@code storage.max_bytes}), -1 for the default */
+    public long maxBytes() {
+        return maxBytes;
+    }
+
+    /** @return memory streams' byte limit ({@code storage.max_memory}), -1 for the default */
+    public long maxMemory() {
+        return maxMemory;
+    }
+
     /** @return the force interval for {@link FsyncPolicy#INTERVAL} */
     public Duration interval() {
         return interval;
@@ -217,7 +243,7 @@ public final class StorageSettings {
             return io.ringbus.federation.JetStreamStorage.builder().servers(jetStream).connectionName("ringbus-server")
                     .connect();
         }
-        return Storage.local(dir, policy, interval, maxBytes);
+        return Storage.local(dir, policy, interval, maxBytes, maxMemory);
     }
 
     /**

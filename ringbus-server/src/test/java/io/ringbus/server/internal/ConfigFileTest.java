@@ -56,6 +56,8 @@ class ConfigFileTest {
                 storage.dir=/var/lib/ringbus
                 storage.fsync=interval
                 storage.fsync_interval=50ms
+                storage.max_bytes=10g
+                storage.max_memory=64m
                 storage.durable.orders.>=
                 storage.durable.audit.*=PRIVATE name=AUDIT max_age=168h max_bytes=10g, max_messages=1_000_000 \
                   max_messages_per_subject=10 duplicate_window=30s duplicate_window_bytes=2m
@@ -89,6 +91,8 @@ class ConfigFileTest {
         assertThat(storage.dir()).isEqualTo(Path.of("/var/lib/ringbus"));
         assertThat(storage.policy()).isEqualTo(FsyncPolicy.INTERVAL);
         assertThat(storage.interval()).isEqualTo(Duration.ofMillis(50));
+        assertThat(storage.maxBytes()).isEqualTo(10L << 30);
+        assertThat(storage.maxMemory()).isEqualTo(64L << 20);
         assertThat(storage.durables()).containsExactlyInAnyOrder(
                 new StorageSettings.Durable(StreamConfig.of("orders.>"), null),
                 new StorageSettings.Durable(StreamConfig.of("audit.*").withName("AUDIT")

@@ -45,6 +45,8 @@ public final class LocalStorage implements Storage {
 
     /** The store's byte limit unless given: what it holds at open plus 75% of the disk's free space (nats-server's). */
     public static final long DEFAULT_MAX_BYTES = -1;
+    /** Memory streams' byte limit unless given: three quarters of the machine's memory (nats-server's). */
+    public static final long DEFAULT_MAX_MEMORY = -1;
 
     /** How often acknowledged positions are saved: a crash redelivers at most this window of acks. */
     public static final long STATE_SAVE_MILLIS = 50;
@@ -92,7 +94,8 @@ public final class LocalStorage implements Storage {
      * @param segmentBytes    the size at which a stream's segment rolls
      */
     public LocalStorage(Path dir, FsyncPolicy policy, Duration interval, long maxPendingBytes, long segmentBytes) {
-        this(dir, policy, interval, maxPendingBytes, segmentBytes, DEFAULT_MAX_BYTES, (operation, path) -> { });
+        this(dir, policy, interval, maxPendingBytes, segmentBytes, DEFAULT_MAX_BYTES, DEFAULT_MAX_MEMORY,
+                (operation, path) -> { });
     }
 
     /**
@@ -108,22 +111,39 @@ public final class LocalStorage implements Storage {
      */
     public static LocalStorage limited(Path dir, FsyncPolicy policy, Duration interval, long maxPendingBytes,
                                        long maxBytes) {
+        return limited(dir, policy, interval, maxPendingBytes, maxBytes, DEFAULT_MAX_MEMORY);
+    }
+
+    /**
+     * As {@link #limited(Path, FsyncPolicy, Duration, long, long)} with a limit on memory streams.
+     *
+     * @param maxMemory the most bytes its memory streams hold together (JetStream's {@code max_memory_store}),
+     *                  or {@link #DEFAULT_MAX_MEMORY}: three quarters of the machine's memory
+     * @return the open store
+     * @throws IllegalArgumentException naming the value when a limit is neither positive nor the default
+     */
+    public static LocalStorage limited(Path dir, FsyncPolicy policy, Duration interval, long maxPendingBytes,
+                                       long maxBytes, long maxMemory) {
         return new LocalStorage(dir, policy, interval, maxPendingBytes, LogConfig.DEFAULT_SEGMENT_BYTES, maxBytes,
-                (operation, path) -> { });
+                maxMemory, (operation, path) -> { });
     }
 
     /** As the public constructors, telling {@code observer} every file operation (tests). */
     LocalStorage(Path dir, FsyncPolicy policy, Duration interval, long maxPendingBytes, long segmentBytes,
                  DurableFiles.Observer observer) {
-        this(dir, policy, interval, maxPendingBytes, segmentBytes, DEFAULT_MAX_BYTES, observer);
+        this(dir, policy, interval, maxPendingBytes, segmentBytes, DEFAULT_MAX_BYTES, DEFAULT_MAX_MEMORY, observer);
     }
 
     private LocalStorage(Path dir, FsyncPolicy policy, Duration interval, long maxPendingBytes, long segmentBytes,
-                         long maxBytes, DurableFiles.Observer observer) {
+                         long maxBytes, long maxMemory, DurableFiles.Observer observer) {
         this.dir = Objects.requireNonNull(dir, "dir").toAbsolutePath();
         this.policy = Objects.requireNonNull(policy, "policy");
         if (interval == null || interval.toMillis() < 1) {
             throw new IllegalArgumentException("interval must be at least 1 ms: interval=" + interval);
+        }
+        if (maxBytes < 1 && maxBytes != DEFAULT_MAX_BYTES || maxMemory < 1 && maxMemory != DEFAULT_MAX_MEMORY) {
+            throw new IllegalArgumentException("the store's limits must be positive: maxBytes=" + maxBytes
+                    + ", maxMemory=" + maxMemory);
         }
         if (maxPendingBytes < 1) {
             throw new IllegalArgumentException("maxPendingBytes must be positive: maxPendingBytes=" + maxPendingBytes);
@@ -157,7 +177,9 @@ public final class LocalStorage implements Storage {
         removeDeleted();
         usage = new StoreUsage(maxBytes == DEFAULT_MAX_BYTES ? defaultMaxBytes(this.dir) : maxBytes,
                 StreamConfig.Medium.FILE);
-        memoryUsage = new StoreUsage(defaultMaxMemory(), StreamConfig.Medium.MEMORY);
+        memoryUsage = new StoreUsage(maxMemory == DEFAULT_MAX_MEMORY ? defaultMaxMemory() : maxMemory,
+                StreamConfig.Medium.MEMORY);
+        usage.sharesDiskWith(memoryUsage); // memory streams' files lie on the store's disk too
         saver = Thread.ofPlatform().name("ringbus-storage-saver").daemon(true).start(this::saveLoop);
     }
 

@@ -134,7 +134,7 @@ final class LocalStream implements StoredStream {
         }
         Removals removals;
         try {
-            forceNames(dir, files);
+            files.forceStreamNames(dir);
             removals = Removals.open(dir, files);
         } catch (IOException e) {
             log.close();
@@ -150,21 +150,6 @@ final class LocalStream implements StoredStream {
                 (System.nanoTime() - started) / 1_000_000, stats.records(), stats.bytes(), stats.segments(),
                 stats.openScannedSegments(), stream.openReadBytes, stats.openReadBytes(), ids, history);
         return stream;
-    }
-
-    /**
-     * Forces every directory of the stream once it is open: its parent ({@code streams}, which holds
-     * its name), itself, {@code log} and {@code consumers}. {@link DurableFiles} forces a directory
-     * after it creates a name in it, but a process killed between the two leaves a name that exists
-     * and is not durable; the next process finds it, creates nothing, so forces nothing, and would
-     * acknowledge records (or consumer states) whose directory a power cut then drops (found by
-     * MetadataPowerCutTest). Four directory {@code fsync}s per stream opened, none per append.
-     */
-    private static void forceNames(Path dir, DurableFiles files) throws IOException {
-        files.syncDirectory(dir.getParent());
-        files.syncDirectory(dir);
-        files.syncDirectory(dir.resolve("log"));
-        files.syncDirectory(dir.resolve("consumers"));
     }
 
     /**
@@ -417,6 +402,12 @@ final class LocalStream implements StoredStream {
     public long lastSequenceOf(String subject) {
         checkOpen();
         return lasts().lastOf(SubjectPattern.parse(subject), true, log.firstSequence(), this::isSuperseded);
+    }
+
+    @Override
+    public long countMatching(String pattern, long from, long to) {
+        checkOpen();
+        return RemovalScan.count(this, SubjectPattern.parse(pattern), from, Math.min(to, log.lastSequence()));
     }
 
     /** @return the index of subjects, built (one read of the log) the first time it is needed */

@@ -1,5 +1,6 @@
 package io.ringbus.core.internal.store;
 
+import io.ringbus.core.StorageException;
 import io.ringbus.core.internal.SubjectPattern;
 import io.ringbus.core.internal.log.LogReader;
 import io.ringbus.core.internal.log.LogRecord;
@@ -48,6 +49,36 @@ final class RemovalScan {
         return found.build().toArray();
     }
 
+    /**
+     * {@link LocalStream#countMatching}: one read of {@code [from, to]} in order (a literal subject's
+     * from its first message), without the append lock.
+     */
+    static long count(LocalStream stream, SubjectPattern filter, long from, long to) {
+        SegmentLog log = stream.log();
+        long start = Math.max(from, log.firstSequence());
+        if (!filter.isWildcard()) {
+            SubjectLasts lasts = stream.lasts();
+            long newest = lasts.lastOf(filter, true, start, s -> false);
+            if (newest == 0) {
+                return 0; // the subject holds nothing from there
+            }
+            start = Math.max(start, lasts.firstOf(filter.text()));
+        }
+        long count = 0;
+        try {
+            LogReader reader = log.reader(start);
+            for (LogRecord record = reader.next(); record != null && record.sequence() <= to; record = reader.next()) {
+                if (!stream.isSuperseded(record.sequence())
+                        && filter.matches(SubjectPattern.verbatimTokens(record.subject()))) {
+                    count++;
+                }
+            }
+        } catch (UncheckedIOException e) {
+            throw new StorageException("reading stream '" + stream.config().name() + "' failed: " + e.getMessage(), e);
+        }
+        return count;
+    }
+
     /** {@link LocalStream#delete}, under its append lock. */
     static boolean delete(LocalStream stream, long sequence) throws IOException {
         SegmentLog log = stream.log();
@@ -66,12 +97,17 @@ final class RemovalScan {
 
     /**
      * {@link LocalStream#purge}, under its append lock: without a filter a new floor (and the
-     * segments below it compacted), with one the matching sequences.
+     * segments below it compacted), with one the matching sequences. A literal filter reads the log
+     * from that subject's first message ({@link SubjectLasts#firstOf}), not from the log's first.
      */
     static long purge(LocalStream stream, SubjectPattern filter, long belowSequence, long keep) throws IOException {
         SegmentLog log = stream.log();
         long first = log.firstSequence();
         long last = log.lastSequence();
+        if (filter != null && !filter.isWildcard()) {
+            return purgeSubject(stream, filter, Math.max(first, stream.lasts().firstOf(filter.text())), last,
+                    belowSequence, keep);
+        }
         Removals removals = stream.removals;
         long purged;
         if (filter == null) {
@@ -99,9 +135,38 @@ final class RemovalScan {
     }
 
     /**
+     * A purge of one literal subject from {@code from} (at or below its first message): reads
+     * {@code [from, last]} only, and keeps the index of subjects without reading the log again.
+     */
+    private static long purgeSubject(LocalStream stream, SubjectPattern subject, long from, long last,
+                                     long belowSequence, long keep) throws IOException {
+        SubjectLasts lasts = stream.lasts();
+        String text = subject.text();
+        if (lasts.firstOf(text) == 0) {
+            return 0; // the subject holds no message
+        }
+        long[] matched = matching(stream.log(), subject, from, last, belowSequence, stream::isSuperseded);
+        long[] gone = keep > 0 ? Arrays.copyOf(matched, (int) Math.max(0, matched.length - keep)) : matched;
+        if (gone.length == 0) {
+            return 0;
+        }
+        stream.durableThrough(gone[gone.length - 1]);
+        stream.removals.remove(0, gone);
+        long newest = lasts.lastOf(subject, true, 0, s -> false);
+        if (gone[gone.length - 1] == newest) {
+            lasts.forget(text); // its newest went, so every older one did too
+        } else if (gone.length == matched.length - 1 && matched.length > 0 && matched[matched.length - 1] == newest) {
+            lasts.rolledUp(text, newest); // one message left: the newest
+        }
+        return gone.length;
+    }
+
+    /**
      * {@code Nats-Rollup}, under the stream's append lock once {@code sequence} is appended: the older
      * messages of {@code subject} (or of the stream) are purged, once the new one is durable (a cut must
-     * not leave the subject with neither). A failure is logged; the message stays stored.
+     * not leave the subject with neither). A subject's roll-up reads the log from the subject's first
+     * message (after a roll-up, its previous roll-up), not from the log's first. A failure is logged;
+     * the message stays stored.
      */
     static void rollUp(LocalStream stream, String subject, long sequence, boolean subjectOnly) {
         try {

@@ -12,6 +12,11 @@ import java.util.concurrent.atomic.LongAdder;
  * the limit a stream refuses new messages as nats-server does ({@code used > max}: "insufficient
  * resources"); what is stored stays.
  *
+ * <p>Memory streams are files of the store too (their log lives in the page cache, never forced,
+ * and the kernel writes it back to the disk): their bytes count against the memory limit and,
+ * with the file streams', against the store's ({@link #sharesDiskWith}), so that the store's limit
+ * bounds what its disk holds whatever the streams' storage.
+ *
  * <p>Thread-safe.
  */
 final class StoreUsage {
@@ -19,6 +24,10 @@ final class StoreUsage {
     private final StreamConfig.Medium medium;
     private volatile long measured;
     private final LongAdder since = new LongAdder();
+    /** The memory streams' usage, whose files lie on this store's disk (set once, for the file usage). */
+    private volatile StoreUsage memoryOnDisk;
+    /** The store's usage, whose limit memory streams stay under too (set once, for the memory usage). */
+    private volatile StoreUsage disk;
 
     /**
      * @param max    the most bytes, {@link Long#MAX_VALUE} for no limit
@@ -42,9 +51,26 @@ final class StoreUsage {
         return measured + since.sum();
     }
 
-    /** @return whether the store holds more than its limit: new messages are refused */
+    /**
+     * Links the file streams' usage ({@code this}) and the memory streams' ({@code memory}): the
+     * store's limit counts both, the memory limit memory streams only.
+     */
+    void sharesDiskWith(StoreUsage memory) {
+        this.memoryOnDisk = memory;
+        memory.disk = this;
+    }
+
+    /**
+     * @return whether new messages are refused: this usage is past its limit, or (memory streams'
+     *         files included) the store's disk is
+     */
     boolean exceeded() {
-        return max != Long.MAX_VALUE && used() > max;
+        StoreUsage memory = memoryOnDisk;
+        if (memory != null) {
+            return max != Long.MAX_VALUE && used() + memory.used() > max;
+        }
+        StoreUsage store = disk;
+        return max != Long.MAX_VALUE && used() > max || store != null && store.exceeded();
     }
 
     /** A stream appended {@code bytes}. */

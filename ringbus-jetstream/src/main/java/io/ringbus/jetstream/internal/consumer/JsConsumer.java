@@ -178,8 +178,8 @@ final class JsConsumer {
 
     /**
      * @return messages of the stream not yet delivered that the filter matches: arithmetic when
-     *         unfiltered; when filtered, counted once by a scan and then kept up to date (new
-     *         messages scanned as they come, deliveries subtracted)
+     *         unfiltered; when filtered, counted once by a read of the stream in order and then kept
+     *         up to date (new messages counted as they come, deliveries subtracted)
      */
     long numPending(StoredStream stored) {
         return numPending(stored, stored.info());
@@ -229,13 +229,19 @@ final class JsConsumer {
             }
             nextDueNanos = next;
         }
-        var info = stored.info(); // once per pump: it takes the stream's locks
-        long first = info.firstSequence();
-        long last = info.lastSequence();
+        long first = 0;
+        long last = -1;
+        StreamInfo info = null;
         while (true) {
             String target = target(now);
             if (target == null) {
                 break;
+            }
+            if (info == null) {
+                // Once per pump, and only for a consumer someone reads: it takes the stream's locks.
+                info = stored.info();
+                first = info.firstSequence();
+                last = info.lastSequence();
             }
             if (acks() && pending.size() - due.size() >= config.maxAckPending()) {
                 break;
