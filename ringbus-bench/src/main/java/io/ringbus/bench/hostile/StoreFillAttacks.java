@@ -26,7 +26,7 @@ final class StoreFillAttacks {
                         + "what another stream's publisher, a create and a purge get, purges and fills again",
                         Set.of("PUB", "$JS.API.STREAM.PURGE"), true, false, Attack.NOTHING, StoreFillAttacks::storeFull),
                 Attack.jetStream("memory-full", "fills memory streams (storage: memory) with 1 MB publishes until "
-                        + "refused (memory limit 64 MB), then publishes to a file stream for 1 s", Set.of("PUB"), Attack.NOTHING,
+                        + "refused (memory limit 64 MB), then 16 MB to a file stream", Set.of("PUB"), Attack.NOTHING,
                         StoreFillAttacks::memoryFull));
     }
 
@@ -36,14 +36,15 @@ final class StoreFillAttacks {
     }
 
     /**
-     * Publishes 1 MB messages until one is refused or the deadline passes.
+     * Publishes 1 MB messages until one is refused, {@code most} bytes are stored or the deadline passes.
      *
      * @return {bytes acknowledged, 1 when refused}, and the refusal in {@code refusal[0]}
      */
-    private static long[] fill(JsClient js, String subject, long deadline, String[] refusal) throws IOException {
+    private static long[] fill(JsClient js, String subject, long deadline, long most, String[] refusal)
+            throws IOException {
         byte[] payload = new byte[LARGE];
         long stored = 0;
-        while (!Attack.over(deadline)) {
+        while (!Attack.over(deadline) && stored < most) {
             for (int i = 0; i < AHEAD; i++) {
                 js.publishAhead(subject, null, payload);
             }
@@ -64,7 +65,7 @@ final class StoreFillAttacks {
             int cycles = 0;
             while (!Attack.over(deadline)) {
                 String[] refusal = new String[1];
-                long[] filled = fill(js, "fills.x", deadline, refusal);
+                long[] filled = fill(js, "fills.x", deadline, Long.MAX_VALUE, refusal);
                 if (filled[1] == 0) {
                     target.note(String.format(Locale.ROOT, "%,d MB stored, never refused", filled[0] >> 20));
                     return;
@@ -97,13 +98,15 @@ final class StoreFillAttacks {
                     target.note("memory stream " + name + " refused: " + created);
                     break;
                 }
-                total += fill(js, name.toLowerCase(Locale.ROOT) + ".x", memoryDeadline, refusal)[0];
+                total += fill(js, name.toLowerCase(Locale.ROOT) + ".x", memoryDeadline, Long.MAX_VALUE, refusal)[0];
             }
             target.note(String.format(Locale.ROOT, "memory streams took %,d MB%s", total >> 20,
                     refusal[0] == null ? ", never refused" : ", then refused: " + refusal[0]));
             js.request("$JS.API.STREAM.CREATE.FILEFILL", streamConfig("FILEFILL", "file"));
-            long[] file = fill(js, "filefill.x", System.nanoTime() + 1_000_000_000L, new String[1]);
-            target.note(String.format(Locale.ROOT, "a file stream then took %,d MB in 1 s", file[0] >> 20));
+            String[] fileRefusal = new String[1];
+            long[] file = fill(js, "filefill.x", System.nanoTime() + 2_000_000_000L, 16L << 20, fileRefusal);
+            target.note(String.format(Locale.ROOT, "a file stream then took %,d MB%s", file[0] >> 20,
+                    fileRefusal[0] == null ? "" : ", refused: " + fileRefusal[0]));
         }
     }
 }
