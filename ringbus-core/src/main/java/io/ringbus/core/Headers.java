@@ -25,6 +25,16 @@ public final class Headers {
     /** Parsed on first use when made from a NATS block (a benign race: every parse gives the same). */
     private volatile Map<String, List<String>> values;
     private final byte[] natsBlock;
+    /**
+     * What is known of the block without parsing it ({@link #UNREAD}, {@link #NOT_ASCII}, {@link #NO_HEADER},
+     * {@link #HAS_HEADER}): a message's headers are asked for on each hop (a delivery, its priority),
+     * the block read once. A benign race: every thread finds the same.
+     */
+    private byte read;
+    private static final byte UNREAD = 0;
+    private static final byte NOT_ASCII = 1;
+    private static final byte NO_HEADER = 2;
+    private static final byte HAS_HEADER = 3;
 
     private Headers(Map<String, List<String>> values, byte[] natsBlock) {
         this.values = values;
@@ -155,7 +165,7 @@ public final class Headers {
      * @return the first value of {@code name}, or {@code null}
      */
     public String first(String name) {
-        if (values == null && name != null && NatsHeaderLines.isAscii(natsBlock)) {
+        if (values == null && name != null && readBlock() != NOT_ASCII) {
             // The store reads Nats-Msg-Id of every durable publish: read it without parsing the rest.
             byte[] ascii = NatsHeaderLines.asciiName(name);
             long value = ascii == null ? -1 : NatsHeaderLines.first(natsBlock, ascii);
@@ -184,7 +194,24 @@ public final class Headers {
      *         see {@link #natsBlock()})
      */
     public boolean isEmpty() {
+        if (values == null) {
+            byte known = readBlock();
+            if (known != NOT_ASCII) {
+                return known == NO_HEADER; // asked of every delivery: read without parsing
+            }
+        }
         return values().isEmpty();
+    }
+
+    /** @return what the NATS block holds: {@link #NOT_ASCII}, {@link #NO_HEADER} or {@link #HAS_HEADER} */
+    private byte readBlock() {
+        byte known = read;
+        if (known == UNREAD) {
+            known = !NatsHeaderLines.isAscii(natsBlock) ? NOT_ASCII
+                    : NatsHeaderLines.hasHeader(natsBlock) ? HAS_HEADER : NO_HEADER;
+            read = known;
+        }
+        return known;
     }
 
     @Override

@@ -86,9 +86,35 @@ public interface StoredStream {
     }
 
     /**
-     * Reads the newest stored message whose subject matches {@code pattern}. The local log scans
-     * the stream from its oldest record (it keeps no index by subject): a cost in proportion to the
-     * stream's size.
+     * Opens a reader of this stream by sequence that keeps its place between calls (see
+     * {@link StreamReader}): the way to read a stream forward one message at a time.
+     *
+     * @return a reader for one thread; by default one that calls {@link #read} each time
+     */
+    default StreamReader newReader() {
+        return this::read;
+    }
+
+    /**
+     * Reads the oldest stored message at or after {@code fromSequence} whose subject matches
+     * {@code pattern} (JetStream's {@code next_by_subj}). The local log answers "none" from its index
+     * of subjects when no matching subject has a message that late, else reads forward from
+     * {@code fromSequence} to the first match.
+     *
+     * @param pattern      a subject or wildcard pattern
+     * @param fromSequence the first sequence looked at (below the stream's first: from its first)
+     * @return the message, or {@code null} when none matches
+     * @throws IllegalArgumentException      when the pattern is malformed
+     * @throws UnsupportedOperationException when this store cannot (the default)
+     * @throws StorageException              when it cannot be read
+     */
+    default StoredMessage nextBySubject(String pattern, long fromSequence) {
+        throw new UnsupportedOperationException("stream '" + config().name() + "' cannot be read by subject");
+    }
+
+    /**
+     * Reads the newest stored message whose subject matches {@code pattern}. The local log reads its
+     * index of subjects (built with one read of the stream the first time it is needed).
      *
      * @param pattern a subject or wildcard pattern
      * @return the message, or {@code null} when none matches

@@ -2,6 +2,8 @@ package io.ringbus.core;
 
 import io.ringbus.core.internal.SubjectPattern;
 
+import java.util.function.Predicate;
+
 /**
  * The subject grammar of ringbus (that of NATS), for code that stores or routes subjects outside
  * a broker: the outbox checks subjects when a row is appended, long before it is published.
@@ -104,6 +106,20 @@ public final class Subject {
      */
     public static boolean matches(String pattern, String subject) {
         return SubjectPattern.parse(pattern).matches(SubjectPattern.literalTokens(subject, "subject"));
+    }
+
+    /**
+     * Parses a pattern once for many tests, as {@link #matches} would make them, of subjects already
+     * known to be valid literals (a stream's stored subjects): they are not checked again, and a
+     * test allocates nothing.
+     *
+     * @param pattern a subscription pattern
+     * @return a test of valid literal subjects; thread-safe
+     * @throws IllegalArgumentException naming the bad pattern
+     */
+    public static Predicate<String> matcher(String pattern) {
+        SubjectPattern parsed = SubjectPattern.parse(pattern);
+        return parsed::matches;
     }
 
     /**

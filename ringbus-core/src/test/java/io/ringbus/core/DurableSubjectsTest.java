@@ -160,4 +160,26 @@ class DurableSubjectsTest {
             assertThat(broker.tryPublishWithAck("other", null, null, "y").get()).isNull();
         }
     }
+
+    /**
+     * What is stored depends on the patterns registered now, whatever was published before: a subject
+     * of another first token is not stored, and is once a pattern for it (or a wildcard first token)
+     * is registered.
+     */
+    @Test
+    void aSubjectIsStoredOnceAPatternForItIsRegistered() throws Exception {
+        try (Broker broker = broker()) {
+            assertThat(broker.tryPublishWithAck("orders.eu", null, null, "a").get().sequence()).isEqualTo(1);
+            assertThat(broker.tryPublishWithAck("payments.eu", null, null, "b").get()).isNull();
+            assertThat(broker.tryPublishWithAck("ordersx.eu", null, null, "b").get()).isNull();
+            assertThat(broker.tryPublishWithAck("orders", null, null, "b").get()).as("orders.> needs a second token")
+                    .isNull();
+            broker.registerSubject("payments.>", Scope.PUBLIC, Durability.DURABLE);
+            assertThat(broker.tryPublishWithAck("payments.eu", null, null, "c").get().sequence()).isEqualTo(1);
+            assertThat(broker.tryPublishWithAck("ship", null, null, "d").get()).isNull();
+            broker.registerSubject("*", Scope.PUBLIC, Durability.DURABLE);
+            assertThat(broker.tryPublishWithAck("ship", null, null, "e").get().sequence()).isEqualTo(1);
+            assertThat(broker.tryPublishWithAck("orders.eu", null, null, "f").get().sequence()).isEqualTo(2);
+        }
+    }
 }

@@ -144,4 +144,22 @@ class HeadersTest {
             }
         }
     }
+
+    /** isEmpty answers a NATS block without parsing it: the same as the parsed names say. */
+    @Test
+    void isEmptyOfABlockAgreesWithItsParsedNames() {
+        String[] blocks = {"NATS/1.0\r\n\r\n", "NATS/1.0 503\r\n\r\n", "NATS/1.0\r\nA: 1\r\n\r\n",
+                "NATS/1.0\r\n: x\r\n\r\n", "NATS/1.0\r\n  : x\r\nB:2\r\n\r\n", "NATS/1.0\r\nno colon\r\n\r\n",
+                "NATS/1.0\r\nA B: 1\r\n\r\n", "NATS/1.0\r\nA: 1\rx\r\n\r\n", "NATS/1.0\r\nA: 1\nx\r\n\r\n",
+                "NATS/1.0\r\n A : \r\n\r\n", "NATS/1.0", "NATS/1.0\r\nA:1", "NATS/1.0\r\n\u0001:1\r\n\r\n",
+                "NATS/1.0\r\nA\u007f: 1\r\n\r\n", "NATS/1.0\r\nbad line\r\nGood: yes\r\n\r\n", "",
+                "NATS/1.0\r\nNats-Msg-Id: 12\r\n\r\n"};
+        for (String block : blocks) {
+            byte[] bytes = block.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            boolean parsed = Headers.fromNatsBlock(bytes).names().isEmpty();
+            assertThat(Headers.fromNatsBlock(bytes).isEmpty()).as("%s", block).isEqualTo(parsed);
+        }
+        assertThat(Headers.fromNatsBlock("NATS/1.0\r\nA: 1\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
+                .isEmpty()).isFalse();
+    }
 }

@@ -153,7 +153,7 @@ class JetStreamConsumerTest {
         ConsumerConfiguration server = management.getConsumerInfo(config.name(), "seq").getConsumerConfiguration();
         assertThat(server.getAckPolicy()).isEqualTo(AckPolicy.Explicit);
         assertThat(server.getDeliverSubject()).isNull(); // a pull consumer
-        assertThat(server.getFilterSubject()).isEqualTo(config.subjects()); // '>' is the stream's pattern
+        assertThat(server.getFilterSubject()).isEqualTo(config.subjects().getFirst()); // '>' is the stream's pattern
         assertThat(server.getAckWait()).isEqualTo(wait);
         assertThat(server.getMaxAckPending()).isEqualTo(10);
     }

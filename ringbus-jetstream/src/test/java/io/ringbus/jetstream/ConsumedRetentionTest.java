@@ -11,8 +11,6 @@ import io.nats.client.api.RetentionPolicy;
 import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamConfiguration;
 import io.ringbus.testkit.Await;
-import io.ringbus.testkit.ReferenceNatsServer;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -38,8 +36,8 @@ class ConsumedRetentionTest {
     @ParameterizedTest
     @ValueSource(strings = {"ringbus", "nats-server"})
     void aWorkQueueDropsWhatItsConsumerAcknowledged(String server) throws Exception {
-        try (AutoCloseable running = start(server)) {
-            Connection nats = Nats.connect(url(running));
+        try (AutoCloseable running = BothServers.start(server, dir)) {
+            Connection nats = Nats.connect(BothServers.url(running));
             try {
                 JetStreamManagement jsm = nats.jetStreamManagement();
                 jsm.addStream(StreamConfiguration.builder().name("JOBS").subjects("jobs.>")
@@ -66,8 +64,8 @@ class ConsumedRetentionTest {
     @ParameterizedTest
     @ValueSource(strings = {"ringbus", "nats-server"})
     void anInterestStreamKeepsAMessageUntilEveryConsumerAcknowledgedIt(String server) throws Exception {
-        try (AutoCloseable running = start(server)) {
-            Connection nats = Nats.connect(url(running));
+        try (AutoCloseable running = BothServers.start(server, dir)) {
+            Connection nats = Nats.connect(BothServers.url(running));
             try {
                 JetStreamManagement jsm = nats.jetStreamManagement();
                 jsm.addStream(StreamConfiguration.builder().name("EVENTS").subjects("events.>")
@@ -103,18 +101,5 @@ class ConsumedRetentionTest {
         } catch (IOException | io.nats.client.JetStreamApiException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private AutoCloseable start(String server) throws IOException {
-        if (server.equals("ringbus")) {
-            return JetStreamServer.start(dir.resolve("ringbus"));
-        }
-        Assumptions.assumeTrue(ReferenceNatsServer.installed(), "nats-server 2.9.10 is not installed");
-        return ReferenceNatsServer.startJetStream(dir.resolve("nats"), "");
-    }
-
-    private static String url(AutoCloseable running) {
-        return running instanceof JetStreamServer server ? server.url()
-                : "nats://127.0.0.1:" + ((ReferenceNatsServer) running).port();
     }
 }

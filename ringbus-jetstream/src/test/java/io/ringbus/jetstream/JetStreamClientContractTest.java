@@ -36,8 +36,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * case and {@code "done"}; every case must pass on both servers, except on ringbus those in
  * {@link #NOT_YET_ON_RINGBUS}.
  *
- * <p>Each subclass is one client: {@link NodeJetStreamContractTest} (nats.js) and
- * {@link CJetStreamContractTest} (nats.c).
+ * <p>Each subclass is one client: {@link NodeJetStreamContractTest} (nats.js),
+ * {@link CJetStreamContractTest} (nats.c) and {@link GoJetStreamContractTest} (nats.go).
  */
 abstract class JetStreamClientContractTest {
     /**

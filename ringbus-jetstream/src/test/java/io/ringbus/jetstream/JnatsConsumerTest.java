@@ -132,6 +132,51 @@ class JnatsConsumerTest {
         }
     }
 
+    /**
+     * A JSON pull request read field by field as nats-server reads it: a field of the wrong type is a
+     * 400, unknown fields (nested too) are skipped, the last of a repeated field counts.
+     */
+    @Test
+    void pullRequestFieldsAreCheckedAndTheLastOfARepeatedOneCounts() throws Exception {
+        try (JetStreamServer server = JetStreamServer.start(store); Connection nats = Nats.connect(server.url())) {
+            stream(nats, "JOBS", "jobs.>");
+            publish(nats.jetStream(), "jobs.a", 1, 3);
+            nats.jetStreamManagement().addOrUpdateConsumer("JOBS", ConsumerConfiguration.builder().durable("w")
+                    .ackPolicy(AckPolicy.None).build());
+            String next = "$JS.API.CONSUMER.MSG.NEXT.JOBS.w";
+            for (String bad : List.of("{\"batch\":\"2\"}", "{\"batch\":1.5}", "{\"no_wait\":1}", "{\"expires\":[1]}",
+                    "{\"batch\":99999999999999999999}", "{bad", "{\"batch\":1")) {
+                Message answer = nats.request(next, bad.getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(2));
+                assertThat(answer.getStatus()).as(bad).isNotNull();
+                assertThat(answer.getStatus().getCode()).as(bad).isEqualTo(400);
+            }
+            List<Message> first = pull(nats, next, "{\"batch\":3,\"no_wait\":true,\"x\":{\"y\":[1,{\"z\":null}]},"
+                    + "\"batch\":1}", 1);
+            assertThat(first).extracting(JnatsConsumerTest::text).containsExactly("m1");
+            List<Message> rest = pull(nats, next, "{\"batch\":5,\"no_wait\":true,\"expires\":null}", 5);
+            assertThat(rest).extracting(m -> m.isStatusMessage() ? "status " + m.getStatus().getCode() : text(m))
+                    .containsExactly("m2", "m3", "status 408");
+        }
+    }
+
+    /** Sends a pull request and reads its answers: up to {@code most} messages, or to a status. */
+    private static List<Message> pull(Connection nats, String subject, String body, int most) throws Exception {
+        String inbox = nats.createInbox();
+        io.nats.client.Subscription sub = nats.subscribe(inbox);
+        nats.publish(subject, inbox, body.getBytes(StandardCharsets.UTF_8));
+        List<Message> answers = new ArrayList<>();
+        Message answer = sub.nextMessage(Duration.ofSeconds(2));
+        while (answer != null) {
+            answers.add(answer);
+            if (answer.isStatusMessage() || answers.size() == most) {
+                break;
+            }
+            answer = sub.nextMessage(Duration.ofSeconds(2));
+        }
+        sub.unsubscribe();
+        return answers;
+    }
+
     @Test
     void optionsRingbusDoesNotHonourAreRefusedByName() throws Exception {
         try (JetStreamServer server = JetStreamServer.start(store); Connection nats = Nats.connect(server.url())) {

@@ -68,9 +68,9 @@ class JnatsJetStreamManagementTest {
                 assertThat(jsm.getStreamNames()).containsExactly("ORDERS");
                 assertThat(jsm.getStreams()).hasSize(1);
 
-                assertThatThrownBy(() -> jsm.addStream(StreamConfiguration.builder().name("MEM").subjects("mem")
-                        .storageType(StorageType.Memory).build())).isInstanceOf(JetStreamApiException.class)
-                        .hasMessageContaining("storage=memory");
+                assertThatThrownBy(() -> jsm.addStream(StreamConfiguration.builder().name("NOACK").subjects("noack")
+                        .storageType(StorageType.File).noAck(true).build())).isInstanceOf(JetStreamApiException.class)
+                        .hasMessageContaining("no_ack=true");
             } finally {
                 nats.close();
             }

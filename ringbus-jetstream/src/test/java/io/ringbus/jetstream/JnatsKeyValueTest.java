@@ -13,8 +13,6 @@ import io.nats.client.api.KeyValueWatcher;
 import io.nats.client.api.ObjectInfo;
 import io.nats.client.api.ObjectStoreConfiguration;
 import io.nats.client.api.StorageType;
-import io.ringbus.testkit.ReferenceNatsServer;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -166,26 +164,13 @@ class JnatsKeyValueTest {
     }
 
     private void withClient(String server, ClientWork work) throws Exception {
-        try (AutoCloseable running = start(server)) {
-            Connection nats = Nats.connect(url(running));
+        try (AutoCloseable running = BothServers.start(server, dir)) {
+            Connection nats = Nats.connect(BothServers.url(running));
             try {
                 work.run(nats);
             } finally {
                 nats.close();
             }
         }
-    }
-
-    private AutoCloseable start(String server) throws Exception {
-        if (server.equals("ringbus")) {
-            return JetStreamServer.start(dir.resolve("ringbus"));
-        }
-        Assumptions.assumeTrue(ReferenceNatsServer.installed(), "nats-server 2.9.10 is not installed");
-        return ReferenceNatsServer.startJetStream(dir.resolve("nats"), "");
-    }
-
-    private static String url(AutoCloseable running) {
-        return running instanceof JetStreamServer server ? server.url()
-                : "nats://127.0.0.1:" + ((ReferenceNatsServer) running).port();
     }
 }

@@ -372,8 +372,8 @@ public final class RingbusServerMain implements Callable<Integer> {
         LOG.info("storage: {}", storage.describe());
         for (StoredStream stream : streams) {
             var info = stream.info();
-            LOG.info("durable: {} -> stream {}, {} messages, last sequence {}", stream.config().subjects(),
-                    info.name(), info.messages(), info.lastSequence());
+            LOG.info("durable: {} -> stream {}, {} messages, last sequence {}",
+                    String.join(", ", stream.config().subjects()), info.name(), info.messages(), info.lastSequence());
         }
     }
 }

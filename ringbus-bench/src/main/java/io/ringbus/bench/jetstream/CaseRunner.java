@@ -81,8 +81,16 @@ final class CaseRunner {
         }
         try {
             step(url, "-mode", "stream", "-stream", "WARM", "-subject", "warm");
-            step(url, "-mode", "publish", "-stream", "WARM", "-subject", "warm", "-size", PAYLOAD, "-window",
-                    Integer.toString(settings.window()), "-warmup", "0s", "-duration", settings.warmServer().toMillis() + "ms");
+            JsBenchResult published = step(url, "-mode", "publish", "-stream", "WARM", "-subject", "warm", "-size",
+                    PAYLOAD, "-window", Integer.toString(settings.window()), "-warmup", "0s", "-duration",
+                    settings.warmServer().toMillis() + "ms");
+            // The read paths too (a JVM compiles what runs; the read cases have no warm-up of their own):
+            // what was published is read back once by each kind of consumer the read cases use.
+            long stored = published.failure() == null ? Math.min(published.total(), settings.replayMessages()) : 0;
+            for (String mode : stored > 0 ? List.of("pull", "push", "ordered") : List.<String>of()) {
+                step(url, "-mode", mode, "-stream", "WARM", "-subject", "warm", "-msgs", Long.toString(stored),
+                        "-batch", Integer.toString(settings.ackBatch()));
+            }
         } catch (IOException e) {
             out.println("    warm-up failed (the cases run all the same): " + brief(e.getMessage()));
         }

@@ -68,8 +68,9 @@ public final class JetStreamCommand implements Callable<Integer> {
     Duration warmup = Duration.ofMillis(500);
 
     @Option(names = "--warm-server", converter = HumanDurationConverter.class,
-            description = "async publishing into a stream of its own after each server start, before the cases"
-                    + " (default: 1s)")
+            description = "async publishing into a stream of its own after each server start, before the cases,"
+                    + " then what it stored read back once by a pull, a push and an ordered consumer (default: 1s;"
+                    + " 0 for no warm-up)")
     Duration warmServer = Duration.ofSeconds(1);
 
     @Option(names = "--window", description = "async publish: most PubAcks outstanding (default: ${DEFAULT-VALUE})")

@@ -8,7 +8,8 @@ import java.time.Duration;
  * @param duration       publish and KV cases: measured time
  * @param warmup         publish and KV cases: unmeasured time before it (its operations count in
  *                       the CPU per message, as the server did them)
- * @param warmServer     each server's first publishing after its start, before any case (JIT)
+ * @param warmServer     each server's first publishing after its start, before any case (JIT); what
+ *                       it stored is then read back once by a pull, a push and an ordered consumer
  * @param window         async publish: most PubAcks outstanding
  * @param replayMessages read cases: messages filled, then read back by each
  * @param ackBatch       pull case: messages per fetch

@@ -14,8 +14,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,9 +41,32 @@ final class DurableSubjects {
     private final Map<String, Object> cache = new ConcurrentHashMap<>();
     private Storage storage;
     private volatile Entry[] entries = new Entry[0];
+    /** {@link #streams()} of the entries it was made from (JetStream's consumers ask on every delivery round). */
+    private volatile Listed listed;
+    /** What {@link #streamFor} checks before it caches a subject, made once per change of the entries. */
+    private volatile FirstTokens firstTokens;
 
     /** A durable pattern, its scope and its stream. */
     record Entry(SubjectPattern pattern, Scope scope, StoredStream stream) {
+    }
+
+    /** The distinct streams of an array of entries. */
+    private record Listed(Entry[] from, List<StoredStream> streams) {
+    }
+
+    /** The first tokens of the patterns of an array of entries; null when one is a wildcard. */
+    private record FirstTokens(Entry[] from, Set<String> tokens) {
+        static Set<String> of(Entry[] entries) {
+            Set<String> tokens = new HashSet<>();
+            for (Entry entry : entries) {
+                String first = entry.pattern.token(0);
+                if (first.equals("*") || first.equals(">")) {
+                    return null;
+                }
+                tokens.add(first);
+            }
+            return Set.copyOf(tokens);
+        }
     }
 
     DurableSubjects(Storage storage) {
@@ -154,9 +179,15 @@ final class DurableSubjects {
         }
     }
 
-    /** @return the registered streams, in order */
+    /** @return the registered streams, in order (the list made once per change of the entries) */
     List<StoredStream> streams() {
-        return Arrays.stream(entries).map(Entry::stream).distinct().toList();
+        Entry[] current = entries;
+        Listed made = listed;
+        if (made == null || made.from != current) {
+            made = new Listed(current, Arrays.stream(current).map(Entry::stream).distinct().toList());
+            listed = made;
+        }
+        return made.streams;
     }
 
     void unregister(String pattern) {
@@ -174,6 +205,11 @@ final class DurableSubjects {
     StoredStream streamFor(String subject) {
         Object cached = cache.get(subject);
         if (cached == null) {
+            if (!mayBeStored(subject)) {
+                // Not cached: a reply inbox or an ack subject is published to once, and would only
+                // push the stored subjects out of the cache (cleared when full).
+                return null;
+            }
             cached = NONE;
             String[] tokens = SubjectPattern.verbatimTokens(subject);
             for (Entry entry : entries) {
@@ -188,6 +224,21 @@ final class DurableSubjects {
             cache.put(subject, cached);
         }
         return cached == NONE ? null : (StoredStream) cached;
+    }
+
+    /** @return false when no durable pattern can match {@code subject}: none starts with its first token */
+    private boolean mayBeStored(String subject) {
+        Entry[] current = entries;
+        FirstTokens made = firstTokens;
+        if (made == null || made.from != current) {
+            made = new FirstTokens(current, FirstTokens.of(current));
+            firstTokens = made;
+        }
+        if (made.tokens == null) {
+            return true;
+        }
+        int dot = subject.indexOf('.');
+        return made.tokens.contains(dot < 0 ? subject : subject.substring(0, dot));
     }
 
     /** @return the highest scope a pattern of the stream named {@code name} has, or null when none is registered */

@@ -840,7 +840,9 @@ public final class RingBroker implements Broker {
 
     @Override
     public Scope scopeOf(String subject) {
-        return index.route(subject).scope;
+        // Not index.route(subject).scope: a subject published once (an ack, a reply inbox) would build a
+        // route, subscribers and all, to learn its scope.
+        return index.scopeOfLiteral(subject, "subject");
     }
 
     @Override

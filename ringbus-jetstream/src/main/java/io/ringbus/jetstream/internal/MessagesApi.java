@@ -126,6 +126,7 @@ final class MessagesApi {
         byte[] payload = request.payload();
         long seq = 0;
         String last;
+        String next = null;
         if (subject != null) {
             if (payload.length != 0 || subject.isEmpty()) {
                 status(request, "408 Bad Request");
@@ -145,26 +146,24 @@ final class MessagesApi {
                 }
                 seq = json.hasNonNull("seq") ? StreamsApi.requireLong(json.get("seq")) : 0;
                 last = StreamsApi.text(json.get("last_by_subj"));
-                if (StreamsApi.text(json.get("next_by_subj")) != null) {
-                    status(request, "408 Bad Request"); // next_by_subj is not served yet (docs/jetstream.md)
-                    return;
-                }
+                next = StreamsApi.text(json.get("next_by_subj"));
             } catch (IOException | ApiError.Failure e) {
                 status(request, "408 Malformed Request");
                 return;
             }
-            if (seq <= 0 && last == null) {
+            if (seq <= 0 && last == null && next == null) {
                 status(request, "408 Empty Request");
                 return;
             }
-            if (seq > 0 && last != null) {
+            if (seq > 0 && last != null || last != null && next != null) {
                 status(request, "408 Bad Request");
                 return;
             }
         }
         StoredMessage message;
         try {
-            message = last != null ? stream.lastBySubject(last) : stream.read(seq);
+            message = next != null ? stream.nextBySubject(next, seq) : last != null ? stream.lastBySubject(last)
+                    : stream.read(seq);
         } catch (IllegalArgumentException | StorageException e) {
             message = null;
         }

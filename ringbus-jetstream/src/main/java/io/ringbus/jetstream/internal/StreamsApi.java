@@ -475,12 +475,10 @@ public final class StreamsApi {
             }
             StoredStream stream = catalog.stream(name).filter(s -> mayManage(request.requester(), name))
                     .orElseThrow(ApiError.STREAM_NOT_FOUND::failure);
-            if (next != null) {
-                throw ApiError.general("next_by_subj is not supported by ringbus yet: next_by_subj=" + next).failure();
-            }
             StoredMessage message;
             try {
-                message = last != null ? stream.lastBySubject(last) : stream.read(seq);
+                message = next != null ? stream.nextBySubject(next, seq) : last != null ? stream.lastBySubject(last)
+                        : stream.read(seq);
             } catch (IllegalArgumentException invalidSubject) {
                 message = null;
             }

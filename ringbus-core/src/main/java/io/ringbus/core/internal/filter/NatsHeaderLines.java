@@ -66,6 +66,51 @@ public final class NatsHeaderLines {
         return next(block, lineEnd(block, end(previous)) + 2, name);
     }
 
+    /**
+     * @param block an ASCII header block
+     * @return whether some line is a header that {@code Headers} would read (a delivery asks whether a
+     *         stored message has headers: answered without parsing them)
+     */
+    public static boolean hasHeader(byte[] block) {
+        int line = lineEnd(block, 0) + 2;
+        while (line < block.length) {
+            int end = lineEnd(block, line);
+            if (isHeader(block, line, end)) {
+                return true;
+            }
+            line = end + 2;
+        }
+        return false;
+    }
+
+    private static boolean isHeader(byte[] block, int start, int end) {
+        int colon = start;
+        while (colon < end && block[colon] != ':') {
+            colon++;
+        }
+        if (colon == end || colon == start) {
+            return false;
+        }
+        int nameStart = trimStart(block, start, colon);
+        int nameEnd = trimEnd(block, nameStart, colon);
+        if (nameEnd == nameStart) {
+            return false;
+        }
+        for (int i = nameStart; i < nameEnd; i++) {
+            if (block[i] <= ' ' || block[i] == 127) {
+                return false;
+            }
+        }
+        int valueStart = trimStart(block, colon + 1, end);
+        int valueEnd = trimEnd(block, valueStart, end);
+        for (int i = valueStart; i < valueEnd; i++) {
+            if (block[i] == '\r' || block[i] == '\n') {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** @return the start of a packed value */
     public static int start(long value) {
         return (int) (value >>> 32);

@@ -11,6 +11,7 @@ import io.ringbus.core.StoredStream;
 import io.ringbus.core.StreamConfig;
 import io.ringbus.core.StreamConsumer;
 import io.ringbus.core.StreamInfo;
+import io.ringbus.core.StreamReader;
 import io.ringbus.core.internal.SubjectPattern;
 import io.ringbus.core.internal.log.DurableFiles;
 import io.ringbus.core.internal.log.LogConfig;
@@ -133,7 +134,7 @@ final class LocalStream implements StoredStream {
         }
         Removals removals;
         try {
-            forceNames(dir, files);
+            files.forceStreamNames(dir);
             removals = Removals.open(dir, files);
         } catch (IOException e) {
             log.close();
@@ -149,21 +150,6 @@ final class LocalStream implements StoredStream {
                 (System.nanoTime() - started) / 1_000_000, stats.records(), stats.bytes(), stats.segments(),
                 stats.openScannedSegments(), stream.openReadBytes, stats.openReadBytes(), ids, history);
         return stream;
-    }
-
-    /**
-     * Forces every directory of the stream once it is open: its parent ({@code streams}, which holds
-     * its name), itself, {@code log} and {@code consumers}. {@link DurableFiles} forces a directory
-     * after it creates a name in it, but a process killed between the two leaves a name that exists
-     * and is not durable; the next process finds it, creates nothing, so forces nothing, and would
-     * acknowledge records (or consumer states) whose directory a power cut then drops (found by
-     * MetadataPowerCutTest). Four directory {@code fsync}s per stream opened, none per append.
-     */
-    private static void forceNames(Path dir, DurableFiles files) throws IOException {
-        files.syncDirectory(dir.getParent());
-        files.syncDirectory(dir);
-        files.syncDirectory(dir.resolve("log"));
-        files.syncDirectory(dir.resolve("consumers"));
     }
 
     /**
@@ -185,8 +171,8 @@ final class LocalStream implements StoredStream {
 
     void checkSubjects(StreamConfig other) {
         if (!new HashSet<>(other.subjects()).equals(new HashSet<>(config.subjects()))) {
-            throw new IllegalArgumentException("stream '" + config.name() + "' stores '" + config.subjects()
-                    + "', not '" + other.subjects() + "'");
+            throw new IllegalArgumentException("stream '" + config.name() + "' stores '"
+                    + String.join(", ", config.subjects()) + "', not '" + String.join(", ", other.subjects()) + "'");
         }
     }
 
@@ -336,7 +322,7 @@ final class LocalStream implements StoredStream {
         String[] tokens = SubjectPattern.literalTokens(subject, "subject");
         if (patterns.stream().noneMatch(p -> p.matches(tokens))) {
             throw new IllegalArgumentException("subject '" + subject + "' is not stored by stream '" + config.name()
-                    + "' (" + config.subjects() + ")");
+                    + "' (" + String.join(", ", config.subjects()) + ")");
         }
         lastChecked = subject;
     }
@@ -395,15 +381,21 @@ final class LocalStream implements StoredStream {
     }
 
     @Override
+    public StreamReader newReader() {
+        checkOpen();
+        return new LocalStreamReader(this);
+    }
+
+    @Override
     public StoredMessage lastBySubject(String subjectPattern) {
         checkOpen();
-        SubjectPattern wanted = SubjectPattern.parse(subjectPattern);
-        try {
-            long found = lasts().lastOf(wanted, !wanted.isWildcard(), log.firstSequence(), this::isSuperseded);
-            return found == 0 ? null : read(found, 1);
-        } catch (UncheckedIOException e) {
-            throw new StorageException("reading stream '" + config.name() + "' failed: " + e.getMessage(), e);
-        }
+        return SubjectReads.last(this, SubjectPattern.parse(subjectPattern));
+    }
+
+    @Override
+    public StoredMessage nextBySubject(String subjectPattern, long fromSequence) {
+        checkOpen();
+        return SubjectReads.next(this, SubjectPattern.parse(subjectPattern), fromSequence);
     }
 
     @Override

@@ -19,7 +19,7 @@ final class ConsumerJson {
     static ObjectNode info(JsConsumer c, ObjectNode target, StoredStream stored) {
         target.put("stream_name", c.stream);
         target.put("name", c.name());
-        target.put("created", c.created.toString());
+        target.put("created", c.createdText);
         target.set("config", c.config.toJson());
         ObjectNode delivered = target.putObject("delivered");
         delivered.put("consumer_seq", c.dseq - 1);
@@ -43,7 +43,7 @@ final class ConsumerJson {
     /** @return the state to persist */
     static ObjectNode state(JsConsumer c) {
         ObjectNode json = JsConsumerConfig.MAPPER.createObjectNode();
-        json.put("created", c.created.toString());
+        json.put("created", c.createdText);
         json.set("config", c.config.toJson());
         json.put("sseq", c.sseq);
         json.put("dseq", c.dseq);

@@ -2,7 +2,6 @@ package io.ringbus.jetstream.internal.consumer;
 
 import io.ringbus.jetstream.internal.ApiError;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ringbus.core.Broker;
 import io.ringbus.core.Scope;
@@ -13,7 +12,6 @@ import io.ringbus.server.spi.RequestHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -31,8 +29,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 /**
@@ -44,8 +40,7 @@ import java.util.function.Predicate;
  * ({@link ConsumerFiles}); an {@code AckSync} (an ack with a reply subject) is saved before it is answered.
  *
  * <p>Also the handler of {@code $JS.ACK.} and {@code $JS.FC.} (acks and flow-control answers): taken on
- * the event loop, queued (at most {@link #MAX_QUEUED_ACKS}; past it an ack is dropped and counted,
- * so the message is delivered again after its ack wait), applied on the consumers' thread.
+ * the event loop, queued ({@link AckInbox}), applied on the consumers' thread.
  */
 public final class Consumers implements RequestHandler, AutoCloseable {
     /** How often streams are looked at for new messages, in ms. */
@@ -58,8 +53,6 @@ public final class Consumers implements RequestHandler, AutoCloseable {
     public static final int MAX_WAITING = 4_096;
     /** The most pull requests waiting, all consumers together. */
     public static final int MAX_WAITING_TOTAL = 16_384;
-    /** Acks and flow-control answers queued at most. */
-    static final int MAX_QUEUED_ACKS = 65_536;
     private static final Logger LOG = LoggerFactory.getLogger(Consumers.class);
 
     final Broker broker;
@@ -67,8 +60,8 @@ public final class Consumers implements RequestHandler, AutoCloseable {
     private final ScheduledThreadPoolExecutor executor;
     /** Stream name to consumer name to consumer; the consumers' thread only. */
     final Map<String, Map<String, JsConsumer>> byStream = new TreeMap<>();
-    private final AtomicInteger queuedAcks = new AtomicInteger();
-    private final AtomicLong droppedAcks = new AtomicLong();
+    /** Acks and flow-control answers, queued by the event loops and applied here. */
+    private final AckInbox ackInbox = new AckInbox(this);
     private volatile int count;
     /** Consumers per stream, replaced whole on every change (the monitor reads it from its thread). */
     private volatile Map<String, Integer> counts = Map.of();
@@ -128,7 +121,7 @@ public final class Consumers implements RequestHandler, AutoCloseable {
 
     /** @return acks dropped because the queue was full */
     public long droppedAcks() {
-        return droppedAcks.get();
+        return ackInbox.dropped();
     }
 
     /**
@@ -421,100 +414,7 @@ public final class Consumers implements RequestHandler, AutoCloseable {
 
     @Override
     public void handle(ApiRequest request) {
-        String[] tokens = request.subject().split("\\.", -1);
-        if (tokens.length < 5) {
-            return;
-        }
-        String stream = tokens[2];
-        boolean visible = broker.streamScope(stream).map(request.requester().scope()::includes).orElse(false);
-        if (!visible) {
-            if (broker.streamScope(stream).isPresent()) {
-                request.requester().refuse(request.subject());
-            }
-            return;
-        }
-        if (queuedAcks.incrementAndGet() > MAX_QUEUED_ACKS) {
-            queuedAcks.decrementAndGet();
-            droppedAcks.incrementAndGet();
-            return;
-        }
-        try {
-            executor.execute(() -> {
-                queuedAcks.decrementAndGet();
-                try {
-                    if (tokens[1].equals("FC")) {
-                        JsConsumer consumer = find(stream, tokens[3]);
-                        if (consumer != null) {
-                            consumer.flowControlAnswered(request.subject());
-                        }
-                    } else {
-                        ack(request, tokens);
-                    }
-                } catch (RuntimeException e) {
-                    LOG.debug("ack {} failed: {}", request.subject(), e.toString());
-                }
-            });
-        } catch (RejectedExecutionException closed) {
-            queuedAcks.decrementAndGet();
-        }
-    }
-
-    /** {@code $JS.ACK.<stream>.<consumer>.<delivered>.<sseq>.<cseq>.<ts>.<pending>}, nats-server's processAck. */
-    private void ack(ApiRequest request, String[] tokens) {
-        if (tokens.length != 9) {
-            return;
-        }
-        JsConsumer consumer = find(tokens[2], tokens[3]);
-        if (consumer == null) {
-            return;
-        }
-        long seq;
-        try {
-            seq = Long.parseLong(tokens[5]);
-        } catch (NumberFormatException e) {
-            return;
-        }
-        long now = System.nanoTime();
-        consumer.touch(now);
-        String body = new String(request.payload(), StandardCharsets.UTF_8);
-        boolean answer = true;
-        if (body.isEmpty() || body.equals("+ACK") || body.equals("+OK")) {
-            consumer.ack(seq);
-        } else if (body.startsWith("+NXT")) {
-            consumer.ack(seq);
-            answer = false;
-            Optional<StoredStream> stored = stream(tokens[2]);
-            if (stored.isPresent() && request.replyTo() != null) {
-                PullRequests.next(this, consumer, stored.get(), request.replyTo(), body.substring(4).trim()
-                        .getBytes(StandardCharsets.UTF_8));
-            }
-        } else if (body.startsWith("-NAK")) {
-            consumer.nak(seq, nakDelay(body.substring(4).trim()), now);
-        } else if (body.equals("+WPI")) {
-            consumer.progress(seq, now);
-        } else if (body.equals("+TERM") || body.startsWith("+TERM ")) {
-            consumer.term(seq);
-        }
-        if (answer && request.replyTo() != null) {
-            save(consumer); // AckSync: durable before it is answered
-            request.reply(null, new byte[0]);
-        }
-        // An ack may free room under max_ack_pending: deliver now rather than at the next tick.
-        stream(tokens[2]).ifPresent(stored -> consumer.pump(stored, now));
-    }
-
-    /** {@code -NAK {"delay": nanos}}; anything else is no delay. */
-    private static long nakDelay(String options) {
-        if (options.isEmpty()) {
-            return 0;
-        }
-        try {
-            JsonNode json = JsConsumerConfig.MAPPER.readTree(options);
-            JsonNode delay = json == null ? null : json.get("delay");
-            return delay != null && delay.isIntegralNumber() ? delay.asLong() : 0;
-        } catch (java.io.IOException e) {
-            return 0;
-        }
+        ackInbox.handle(request);
     }
 
     @Override

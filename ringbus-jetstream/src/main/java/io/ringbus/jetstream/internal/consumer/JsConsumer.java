@@ -9,7 +9,8 @@ import io.ringbus.core.Scope;
 import io.ringbus.core.Headers;
 import io.ringbus.core.StoredMessage;
 import io.ringbus.core.StoredStream;
-import io.ringbus.core.Subject;
+import io.ringbus.core.StreamInfo;
+import io.ringbus.core.StreamReader;
 import io.ringbus.server.spi.DeliveredAs;
 
 import java.nio.charset.StandardCharsets;
@@ -40,6 +41,8 @@ final class JsConsumer {
     /** Changed only by {@link #update}, on the consumers' thread. */
     JsConsumerConfig config;
     final Instant created;
+    /** {@link #created} as JSON writes it (Instant.toString formats each time; the state is saved often). */
+    final String createdText;
     private final Broker broker;
     /** The stream's scope: its deliveries reach only subscribers of that scope or higher. */
     private final Scope scope;
@@ -74,9 +77,8 @@ final class JsConsumer {
     private static final int SCAN = 2;
     /** Where {@link #next} took its last message from (to put it back). */
     private int lastSource;
-    /** Filtered consumers: messages matching in [sseq, countedTo]; -1 until counted. */
-    private long matchingCount = -1;
-    private long countedTo;
+    /** Reads the stream forward, and counts what the filter takes (num_pending). */
+    private final FilteredReader reads;
     /** The earliest ack deadline of a pending message (nanoTime); MAX_VALUE when none. */
     private long nextDueNanos = Long.MAX_VALUE;
 
@@ -109,8 +111,10 @@ final class JsConsumer {
         this.client = broker.client(scope).verbatim();
         this.config = config;
         this.created = created;
+        this.createdText = created.toString();
         this.name = config.durable() != null ? config.durable() : config.name();
         this.ackPrefix = "$JS.ACK." + stream + "." + name + ".";
+        this.reads = new FilteredReader(config.filterSubject());
     }
 
     String name() {
@@ -137,8 +141,9 @@ final class JsConsumer {
             case "by_start_time" -> {
                 sseq = last + 1;
                 long wanted = config.optStartTime().toEpochMilli();
+                StreamReader reader = stored.newReader();
                 for (long seq = first; seq <= last; seq++) {
-                    StoredMessage message = stored.read(seq);
+                    StoredMessage message = reader.read(seq);
                     if (message != null && message.timestampMillis() >= wanted) {
                         sseq = seq;
                         break;
@@ -147,10 +152,11 @@ final class JsConsumer {
             }
             case "last_per_subject" -> {
                 Map<String, Long> lastOf = new HashMap<>();
+                StreamReader reader = stored.newReader();
                 for (long seq = first; seq <= last; seq++) {
-                    StoredMessage message = stored.read(seq);
-                    if (message != null && matches(message.subject())) {
-                        lastOf.put(message.subject(), seq);
+                    String subject = reader.subject(seq);
+                    if (subject != null && matches(subject)) {
+                        lastOf.put(subject, seq);
                         if (lastOf.size() > MAX_LAST_PER_SUBJECT) {
                             throw ConsumerError.create("deliver_policy last_per_subject over more than "
                                     + MAX_LAST_PER_SUBJECT + " subjects is not supported by ringbus: filter_subject="
@@ -167,37 +173,26 @@ final class JsConsumer {
     }
 
     boolean matches(String subject) {
-        return config.filterSubject() == null || Subject.matches(config.filterSubject(), subject);
+        return reads.matches(subject);
     }
 
     /**
      * @return messages of the stream not yet delivered that the filter matches: arithmetic when
-     *         unfiltered; when filtered, counted once by a read of the stream in order
-     *         ({@link StoredStream#countMatching}) and then kept up to date (new messages counted
-     *         as they come, deliveries subtracted)
+     *         unfiltered; when filtered, counted once by a read of the stream in order and then kept
+     *         up to date (new messages counted as they come, deliveries subtracted)
      */
     long numPending(StoredStream stored) {
-        var info = stored.info();
-        return numPending(stored, info.firstSequence(), info.lastSequence());
+        return numPending(stored, stored.info());
     }
 
-    /** As {@link #numPending(StoredStream)} with the stream's first and last sequences known. */
-    private long numPending(StoredStream stored, long firstSeq, long last) {
-        long from = Math.max(sseq, firstSeq);
-        if (config.filterSubject() == null) {
-            return start.size() + Math.max(0, last - from + 1);
+    /** As {@link #numPending(StoredStream)} with the stream's info known. */
+    private long numPending(StoredStream stored, StreamInfo info) {
+        long firstSeq = info.firstSequence();
+        long last = info.lastSequence();
+        if (!reads.filtered()) {
+            return start.size() + Math.max(0, last - Math.max(sseq, firstSeq) + 1);
         }
-        if (matchingCount < 0 || from > sseq) {
-            matchingCount = 0; // first count, or retention removed messages not yet read: count again
-            countedTo = from - 1;
-        }
-        long next = Math.max(countedTo + 1, from);
-        if (next <= last) {
-            // One read of the range in order (a literal filter's from its subject's first message).
-            matchingCount += stored.countMatching(config.filterSubject(), next, last);
-        }
-        countedTo = Math.max(countedTo, last);
-        return start.size() + matchingCount;
+        return start.size() + reads.matching(stored, sseq, info);
     }
 
     /** Marks the consumer used now (a pull request, interest, an ack). */
@@ -236,18 +231,17 @@ final class JsConsumer {
         }
         long first = 0;
         long last = -1;
-        boolean read = false;
+        StreamInfo info = null;
         while (true) {
             String target = target(now);
             if (target == null) {
                 break;
             }
-            if (!read) {
+            if (info == null) {
                 // Once per pump, and only for a consumer someone reads: it takes the stream's locks.
-                var info = stored.info();
+                info = stored.info();
                 first = info.firstSequence();
                 last = info.lastSequence();
-                read = true;
             }
             if (acks() && pending.size() - due.size() >= config.maxAckPending()) {
                 break;
@@ -261,7 +255,7 @@ final class JsConsumer {
                 endOfStream();
                 break;
             }
-            String reply = ackReply(message, stored, first, last);
+            String reply = ackReply(message, stored, info);
             if (!config.push() && tooLarge(message, reply)) {
                 continue;
             }
@@ -292,7 +286,7 @@ final class JsConsumer {
             if (out == null) {
                 continue;
             }
-            int count = redelivered.getOrDefault(seq, 1);
+            int count = deliveries(seq);
             if (config.maxDeliver() > 0 && count >= config.maxDeliver()) {
                 dropPending(seq); // delivered max_deliver times: never again
                 continue;
@@ -307,7 +301,7 @@ final class JsConsumer {
             return message;
         }
         while (!start.isEmpty()) {
-            StoredMessage message = stored.read(start.pollFirst());
+            StoredMessage message = reads.read(stored, start.pollFirst());
             if (message != null) {
                 lastSource = START;
                 return message;
@@ -315,16 +309,14 @@ final class JsConsumer {
         }
         if (sseq < first) {
             sseq = first;
-            matchingCount = -1;
+            reads.recount();
         }
         while (sseq <= last) {
             long seq = sseq++;
-            StoredMessage message = stored.read(seq);
+            StoredMessage message = reads.readMatching(stored, seq);
             dirty = true;
-            if (message != null && matches(message.subject())) {
-                if (matchingCount > 0 && seq <= countedTo) {
-                    matchingCount--;
-                }
+            if (message != null) {
+                reads.delivered(seq);
                 lastSource = SCAN;
                 return message;
             }
@@ -357,9 +349,7 @@ final class JsConsumer {
             case START -> start.add(seq);
             default -> {
                 sseq = seq;
-                if (matchingCount >= 0 && seq <= countedTo) {
-                    matchingCount++;
-                }
+                reads.putBack(seq);
             }
         }
         return true;
@@ -367,19 +357,28 @@ final class JsConsumer {
 
     /** nats-server's size of a delivery: subject, ack subject, headers and payload. */
     private static long size(StoredMessage message, String reply) {
+        return size(message, reply, message.headers().isEmpty() ? null : message.headers());
+    }
+
+    private static long size(StoredMessage message, String reply, Headers headers) {
         return message.payload().length + message.subject().length() + reply.length()
-                + (message.headers().isEmpty() ? 0 : message.headers().toNatsBlock().length);
+                + (headers == null ? 0 : headers.toNatsBlock().length);
     }
 
     /** @return the ack subject of the next delivery of {@code message} */
-    private String ackReply(StoredMessage message, StoredStream stored, long first, long last) {
-        return ackPrefix + redelivered.getOrDefault(message.sequence(), 1) + "." + message.sequence() + "." + dseq
-                + "." + message.timestampMillis() * 1_000_000L + "." + numPending(stored, first, last);
+    private String ackReply(StoredMessage message, StoredStream stored, StreamInfo info) {
+        return ackPrefix + deliveries(message.sequence()) + "." + message.sequence() + "." + dseq
+                + "." + message.timestampMillis() * 1_000_000L + "." + numPending(stored, info);
+    }
+
+    /** @return how many times {@code seq} has been delivered, counting the delivery being made (1 the first time) */
+    private int deliveries(long seq) {
+        return redelivered.isEmpty() ? 1 : redelivered.getOrDefault(seq, 1);
     }
 
     private void deliver(StoredMessage message, String target, String reply, long now) {
         long seq = message.sequence();
-        int count = redelivered.getOrDefault(seq, 1);
+        int count = deliveries(seq);
         long cseq = dseq++;
         if (acks()) {
             long deadline = now + ackWait(count);
@@ -391,16 +390,17 @@ final class JsConsumer {
         }
         lastDeliveredMillis = System.currentTimeMillis();
         dirty = true;
-        byte[] headers = message.headers().isEmpty() ? null : message.headers().toNatsBlock();
+        // The stored block as it is (a store's headers are a NATS block: nothing parsed, nothing encoded).
+        Headers headers = message.headers().isEmpty() ? null : message.headers();
+        long size = size(message, reply, headers);
         byte[] payload = message.payload();
         if (config.headersOnly()) {
-            headers = HeadersOnly.block(headers, payload.length);
+            headers = Headers.fromNatsBlock(HeadersOnly.block(headers == null ? null : headers.toNatsBlock(),
+                    payload.length));
             payload = new byte[0];
         }
-        long size = size(message, reply);
         // Shown under the stored subject, as nats-server delivers (KV watchers read the key from it).
-        broker.publishAtScope(scope, target, reply, headers == null ? null : Headers.fromNatsBlock(headers),
-                new DeliveredAs(message.subject(), payload));
+        broker.publishAtScope(scope, target, reply, headers, new DeliveredAs(message.subject(), payload));
         lastSentNanos = now;
         if (!config.push()) {
             PullRequest request = waiting.peekFirst();
@@ -520,7 +520,7 @@ final class JsConsumer {
     void progress(long seq, long now) {
         long[] out = pending.get(seq);
         if (out != null) {
-            out[2] = now + ackWait(redelivered.getOrDefault(seq, 1));
+            out[2] = now + ackWait(deliveries(seq));
             due.remove(seq);
             nextDueNanos = Math.min(nextDueNanos, out[2]);
         }
@@ -556,7 +556,7 @@ final class JsConsumer {
      */
     void update(JsConsumerConfig updated) {
         if (!java.util.Objects.equals(updated.filterSubject(), config.filterSubject())) {
-            matchingCount = -1;
+            reads.filter(updated.filterSubject());
         }
         config = updated;
         dirty = true;

@@ -1,10 +1,12 @@
 package io.ringbus.jetstream.internal.consumer;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import io.ringbus.core.StoredStream;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * {@code $JS.API.CONSUMER.MSG.NEXT.<stream>.<consumer>} and {@code +NXT}: a pull request parsed and
@@ -35,23 +37,16 @@ final class PullRequests {
         boolean noWait = false;
         String text = new String(body, StandardCharsets.UTF_8).trim();
         if (text.startsWith("{")) {
-            JsonNode json;
-            try {
-                json = JsConsumerConfig.MAPPER.readTree(text);
-            } catch (IOException e) {
-                json = null;
-            }
-            if (json == null || !json.isObject() || !integral(json, "batch") || !integral(json, "expires")
-                    || !integral(json, "max_bytes") || !integral(json, "idle_heartbeat")
-                    || json.has("no_wait") && !json.get("no_wait").isBoolean()) {
+            Request parsed = Request.parse(text);
+            if (parsed == null) {
                 consumer.status(reply, null, "NATS/1.0 400 Bad Request - invalid request\r\n\r\n");
                 return;
             }
-            batch = (int) Math.min(Integer.MAX_VALUE, json.path("batch").asLong(0));
-            expires = json.path("expires").asLong(0);
-            maxBytes = json.path("max_bytes").asLong(0);
-            heartbeat = json.path("idle_heartbeat").asLong(0);
-            noWait = json.path("no_wait").asBoolean(false);
+            batch = (int) Math.min(Integer.MAX_VALUE, parsed.batch);
+            expires = parsed.expires;
+            maxBytes = parsed.maxBytes;
+            heartbeat = parsed.heartbeat;
+            noWait = parsed.noWait;
             if (heartbeat > 0 && heartbeat * 2 > expires) {
                 consumer.status(reply, null, "NATS/1.0 400 Bad Request - heartbeat value too large\r\n\r\n");
                 return;
@@ -97,8 +92,62 @@ final class PullRequests {
         consumer.pump(stream, now);
     }
 
-    private static boolean integral(JsonNode json, String field) {
-        JsonNode value = json.get(field);
-        return value == null || value.isNull() || value.isIntegralNumber() && value.canConvertToLong();
+    /**
+     * A JSON pull request's fields, read with the streaming parser (one request per fetch: no tree
+     * built). As a tree would be read: the last of a repeated field counts; a field absent or null is
+     * 0 (false); unknown fields are skipped.
+     */
+    private static final class Request {
+        private static final List<String> FIELDS = List.of("batch", "expires", "max_bytes", "idle_heartbeat", "no_wait");
+
+        long batch;
+        long expires;
+        long maxBytes;
+        long heartbeat;
+        boolean noWait;
+
+        /** @return the request, or null when it is not an object or a field has the wrong type */
+        static Request parse(String text) {
+            Request request = new Request();
+            // Each field's last value: checked once all are read, as a tree keeps the last.
+            JsonToken[] kinds = new JsonToken[FIELDS.size()];
+            boolean[] fits = new boolean[FIELDS.size()];
+            long[] values = new long[FIELDS.size()];
+            try (JsonParser parser = JsConsumerConfig.MAPPER.getFactory().createParser(text)) {
+                if (parser.nextToken() != JsonToken.START_OBJECT) {
+                    return null;
+                }
+                for (JsonToken token = parser.nextToken(); token == JsonToken.FIELD_NAME; token = parser.nextToken()) {
+                    int field = FIELDS.indexOf(parser.currentName());
+                    JsonToken value = parser.nextToken();
+                    if (field < 0) {
+                        parser.skipChildren();
+                        continue;
+                    }
+                    kinds[field] = value;
+                    fits[field] = value == JsonToken.VALUE_NUMBER_INT
+                            && parser.getNumberType() != JsonParser.NumberType.BIG_INTEGER;
+                    values[field] = fits[field] ? parser.getLongValue() : 0;
+                    parser.skipChildren();
+                }
+            } catch (IOException e) {
+                return null;
+            }
+            for (int field = 0; field < 4; field++) {
+                if (kinds[field] != null && kinds[field] != JsonToken.VALUE_NULL && !fits[field]) {
+                    return null;
+                }
+            }
+            JsonToken noWait = kinds[4];
+            if (noWait != null && noWait != JsonToken.VALUE_TRUE && noWait != JsonToken.VALUE_FALSE) {
+                return null;
+            }
+            request.batch = values[0];
+            request.expires = values[1];
+            request.maxBytes = values[2];
+            request.heartbeat = values[3];
+            request.noWait = noWait == JsonToken.VALUE_TRUE;
+            return request;
+        }
     }
 }
