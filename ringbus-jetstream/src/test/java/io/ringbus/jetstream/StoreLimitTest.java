@@ -66,9 +66,19 @@ class StoreLimitTest {
             assertThatThrownBy(() -> nats.jetStream().publish("log", new byte[1024]))
                     .isInstanceOf(JetStreamApiException.class).hasMessageContaining("10023");
             jsm.purgeStream("LOG");
-            Thread.sleep(200); // the store measures itself every 50 ms
-            assertThat(nats.jetStream().publish("log", new byte[1024]).getSeqno()).as("room again after a purge")
-                    .isEqualTo(acknowledged + 1);
+            // The store measures itself every 50 ms: refused (10023) until it has, then stored.
+            long[] stored = {0};
+            io.ringbus.testkit.Await.until("room again after a purge", () -> {
+                try {
+                    stored[0] = nats.jetStream().publish("log", new byte[1024]).getSeqno();
+                    return true;
+                } catch (JetStreamApiException refused) {
+                    return false;
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            assertThat(stored[0]).as("nothing stored while refused").isEqualTo(acknowledged + 1);
         }
     }
 
