@@ -114,6 +114,28 @@ public interface Client {
     CompletableFuture<PublishAck> tryPublishWithAck(String subject, String replyTo, Headers headers, Object payload);
 
     /**
+     * Publishes like {@link #tryPublishWithAck} a message the caller lends for the length of this
+     * call: a view of the caller's own buffer, reused for its next publish. Subscriptions whose
+     * handler is a {@link ViewHandler} ({@link ExecutionMode#PUBLISHER} mode) get the view itself,
+     * on this thread; every other subscriber, the store and the federation get what
+     * {@link Message#payload()} and {@link Message#copy()} return, read during this call. So a
+     * publish whose subscribers all read views copies nothing and makes no object.
+     *
+     * <p>The view's {@link Message#origin()} must be this client's {@link #id()}; its accessors
+     * must return the same values until this method returns, and {@code payload()} and
+     * {@code copy()} objects the caller no longer changes.
+     *
+     * @param view the message, valid until this method returns
+     * @return as {@link #tryPublishWithAck}
+     * @throws IllegalArgumentException when a subject is malformed, or the view's origin is not this client's id
+     * @throws ScopeViolationException  when the subject's scope is above this client's
+     * @throws IllegalStateException    when the broker is closed
+     */
+    default CompletableFuture<PublishAck> tryPublishView(Message view) {
+        return tryPublishWithAck(view.subject(), view.replyTo(), view.headers(), view.payload());
+    }
+
+    /**
      * Subscribes with {@link SubscribeOptions#defaults()}.
      *
      * @param pattern a subject, or a pattern with {@code *} and {@code >} wildcards

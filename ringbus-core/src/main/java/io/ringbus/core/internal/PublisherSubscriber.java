@@ -5,6 +5,7 @@ import io.ringbus.core.Message;
 import io.ringbus.core.MessageHandler;
 import io.ringbus.core.Scope;
 import io.ringbus.core.SubscribeOptions;
+import io.ringbus.core.ViewHandler;
 
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,10 +24,13 @@ final class PublisherSubscriber extends Subscriber {
     private final LongAdder unlimited = new LongAdder();
     /** Deliveries counted against a limit ({@link #unsubscribeAfter}): exact, so one atomic counter. */
     private final AtomicLong limited = new AtomicLong();
+    /** Whether the handler reads views ({@link ViewHandler}); any other gets an immutable copy of a view. */
+    private final boolean takesViews;
 
     PublisherSubscriber(RingBroker broker, long id, SubjectPattern pattern, Scope scope, SubscribeOptions options,
                         MessageHandler handler, int loopIndex, PatternStats stats) {
         super(broker, id, pattern, scope, options, handler, loopIndex, Long.MAX_VALUE, stats);
+        this.takesViews = handler instanceof ViewHandler;
     }
 
     /**
@@ -89,11 +93,16 @@ final class PublisherSubscriber extends Subscriber {
         }
     }
 
+    /**
+     * @param message a copy, or a publisher's view ({@link io.ringbus.core.Client#tryPublishView}):
+     *                only a {@link ViewHandler} gets a view itself ({@code copy()} of a copy is itself)
+     */
     private void invoke(Message message) {
+        Message given = takesViews ? message : message.copy();
         try {
-            handler.onMessage(message);
+            handler.onMessage(given);
         } catch (Throwable error) {
-            broker.handlerFailed(error, message, this);
+            broker.handlerFailed(error, given.copy(), this);
         }
     }
 

@@ -77,6 +77,12 @@ public final class RingBroker implements Broker {
     private static final Backoff PUBLISH_PARK_NANOS = new Backoff(1_000, MAX_PARK_NANOS);
     /** The acknowledgement of a publish to a subject that is not durable: complete, with no ack. */
     static final CompletableFuture<PublishAck> NOT_STORED = CompletableFuture.completedFuture(null);
+    /** {@link #publishAcked}: wait for room rather than refuse. */
+    private static final int WAIT = 1;
+    /** {@link #publishAcked}: a message from another node. */
+    private static final int FROM_LINK = 2;
+    /** {@link #publishAcked}: the broker's own message. */
+    private static final int ORIGINATED = 4;
     /** {@code close()} waiting for the ring and buffers to drain: parks 10 us, doubling to 5 ms. */
     private static final Backoff DRAIN_PARK_NANOS = new Backoff(10_000, TimeUnit.MILLISECONDS.toNanos(5));
 
@@ -203,7 +209,7 @@ public final class RingBroker implements Broker {
                 return false;
             }
             route = queueGroup == null ? route.plainWithPattern(pattern) : route.onlyGroup(queueGroup);
-            publishAcked(Scope.FEDERATED, 0, route, subject, replyTo, headers, payload, true, true, false);
+            publishAcked(Scope.FEDERATED, 0, route, subject, replyTo, headers, payload, WAIT | FROM_LINK, null);
             return true;
         }
     }
@@ -263,7 +269,7 @@ public final class RingBroker implements Broker {
      */
     private boolean publish(Scope clientScope, long origin, Route route, String subject, String replyTo,
                             Headers headers, Object payload, boolean wait) {
-        return publishAcked(clientScope, origin, route, subject, replyTo, headers, payload, wait, false, false) != null;
+        return publishAcked(clientScope, origin, route, subject, replyTo, headers, payload, wait ? WAIT : 0, null) != null;
     }
 
     /**
@@ -276,7 +282,7 @@ public final class RingBroker implements Broker {
             throw closedException("publish");
         }
         Route route = verbatim ? index.routeVerbatim(subject) : index.route(subject);
-        return publishAcked(clientScope, origin, route, subject, replyTo, headers, payload, false, false, false);
+        return publishAcked(clientScope, origin, route, subject, replyTo, headers, payload, 0, null);
     }
 
     /**
@@ -306,20 +312,60 @@ public final class RingBroker implements Broker {
         if (dataScope.ordinal() > route.scope.ordinal()) {
             route = index.routeAtScope(route, dataScope);
         }
-        publishAcked(Scope.ROOT, 0, route, subject, replyTo, headers, payload, true, false, true);
+        publishAcked(Scope.ROOT, 0, route, subject, replyTo, headers, payload, WAIT | ORIGINATED, null);
     }
 
     /**
-     * @param fromLink   a message from another node: neither stored nor sent back to the federation
-     * @param originated the broker's own message ({@link #publishOriginated}): its route's scope is
-     *                   never lowered, not even for a subject another node named as a reply subject
+     * Publishes a client's view ({@link io.ringbus.core.Client#tryPublishView}). The fast path is
+     * the plain case: every subscriber is called on this thread (no ring), no reply subject, no
+     * durable subject, no federation, no pending reply scope. It checks the scope and hands the
+     * view to the direct subscribers: no copy, no object. Anything else is
+     * {@link #publishAcked}, which still gives view handlers the view.
+     *
+     * @param verbatim as {@link #publishVerbatim}
+     * @return as {@link #publishWithAck}
+     */
+    CompletableFuture<PublishAck> publishView(Scope clientScope, long origin, Message view, boolean verbatim) {
+        if (closed) {
+            throw closedException("publish");
+        }
+        if (view.origin() != origin) {
+            throw new IllegalArgumentException("a view's origin must be its client's id: origin=" + view.origin()
+                    + ", client=" + origin);
+        }
+        String subject = view.subject();
+        Route route = verbatim ? index.routeVerbatim(subject) : index.route(subject);
+        if (route.ring || view.replyTo() != null || federation != null || durables.any()
+                || replyScopes.scopeOf(subject) != null || !clientScope.includes(route.scope)) {
+            return publishAcked(clientScope, origin, route, subject, view.replyTo(), view.headers(), null, 0, view);
+        }
+        publishedOffRing.increment();
+        if (route.direct.length != 0 || route.directGroups.length != 0) {
+            route.deliverDirect(view);
+        }
+        return NOT_STORED;
+    }
+
+    /**
+     * The whole publish: federation reply scopes, the durable store, reply-scope bookkeeping,
+     * the ring, direct subscribers and the federation.
+     *
+     * @param how     {@link #WAIT}: wait for room rather than refuse; {@link #FROM_LINK}: a message from
+     *                another node, neither stored nor sent back to the federation; {@link #ORIGINATED}:
+     *                the broker's own message ({@link #publishOriginated}), whose route's scope is never
+     *                lowered, not even for a subject another node named as a reply subject
+     * @param view    a client's view whose payload is read only where it is kept (ring, store,
+     *                federation), or {@code null}: then {@code payload} is the payload
      * @return null when refused for room (nothing published); {@link #NOT_STORED} for a subject that
-     *         is not durable; else the store's acknowledgement (complete when {@code wait})
+     *         is not durable; else the store's acknowledgement (complete when {@code WAIT})
      */
     private CompletableFuture<PublishAck> publishAcked(Scope clientScope, long origin, Route route, String subject,
-                                                       String replyTo, Headers headers, Object payload, boolean wait,
-                                                       boolean fromLink, boolean originated) {
-        if (federation != null && !fromLink && !originated && route.scope.ordinal() > Scope.FEDERATED.ordinal()) {
+                                                       String replyTo, Headers headers, Object payload, int how,
+                                                       Message view) {
+        boolean fromLink = (how & FROM_LINK) != 0;
+        boolean wait = (how & WAIT) != 0;
+        if (federation != null && !fromLink && (how & ORIGINATED) == 0
+                && route.scope.ordinal() > Scope.FEDERATED.ordinal()) {
             Scope remote = remoteReplies.scopeOf(subject);
             if (remote != null) {
                 route = index.routeAtScope(route, remote); // a reply to another node's request
@@ -343,7 +389,7 @@ public final class RingBroker implements Broker {
                     // Refused before anything is stored: a publish that throws must leave no record.
                     checkReplyTo(clientScope, replyTo);
                 }
-                ack = DurableSubjects.store(stream, subject, headers, payload, mayWait);
+                ack = DurableSubjects.store(stream, subject, headers, body(payload, view), mayWait);
                 if (ack == null) {
                     rejected.increment();
                     return null;
@@ -365,24 +411,29 @@ public final class RingBroker implements Broker {
                 publishWaits.increment();
                 LockSupport.parkNanos(MAX_PARK_NANOS);
             }
-        } else if (replyTo != null && !originated && !rememberReplyScope(clientScope, replyTo, wait)) {
+        } else if (replyTo != null && (how & ORIGINATED) == 0 && !rememberReplyScope(clientScope, replyTo, wait)) {
             return ack == NOT_STORED ? null : countRejected(ack);
         }
         Headers h = headers == null ? Headers.EMPTY : headers;
         if (route.ring) {
-            if (!publishToRing(route, subject, replyTo, h, payload, origin, wait)) {
+            if (!publishToRing(route, subject, replyTo, h, body(payload, view), origin, wait)) {
                 return ack == NOT_STORED ? null : countRejected(ack);
             }
         } else {
             publishedOffRing.increment();
         }
         if (route.direct.length != 0 || route.directGroups.length != 0) {
-            route.deliverDirect(Message.of(subject, replyTo, h, payload, origin));
+            route.deliverDirect(view != null ? view : Message.of(subject, replyTo, h, payload, origin));
         }
         if (federation != null && !fromLink && route.scope.ordinal() <= Scope.FEDERATED.ordinal()) {
-            federation.send(subject, replyTo, h, payload, route.groupNames);
+            federation.send(subject, replyTo, h, body(payload, view), route.groupNames);
         }
         return ack;
+    }
+
+    /** @return the payload to keep: the view's (read now), else {@code payload} */
+    private static Object body(Object payload, Message view) {
+        return view == null ? payload : view.payload();
     }
 
     private CompletableFuture<PublishAck> countRejected(CompletableFuture<PublishAck> stored) {

@@ -68,6 +68,11 @@ final class ScopedClient implements Client {
     }
 
     @Override
+    public CompletableFuture<PublishAck> tryPublishView(Message view) {
+        return broker.publishView(scope, id, view, verbatim);
+    }
+
+    @Override
     public Subscription subscribe(String pattern, MessageHandler handler, SubscribeOptions options) {
         return broker.subscribeInternal(scope, pattern, handler, options);
     }

@@ -246,7 +246,7 @@ public final class NatsParser {
         }
         String subject = subject(argStart[0], argEnd[0]);
         String replyTo = n == 3 ? string(argStart[1], argEnd[1]) : null;
-        return handler.onPub(subject, replyTo, in.slice(payload, size)) ? next : STOP;
+        return handler.onPub(subject, replyTo, in, payload, size) ? next : STOP;
     }
 
     private int decodeSlowPath(ByteBuf in, int start, ProtocolHandler handler) {
@@ -349,8 +349,7 @@ public final class NatsParser {
         }
         String subject = subject(argStart[0], argEnd[0]);
         String replyTo = n == 4 ? string(argStart[1], argEnd[1]) : null;
-        boolean accepted = handler.onHpub(subject, replyTo,
-            in.slice(headers, headerSize), in.slice(headers + headerSize, size - headerSize));
+        boolean accepted = handler.onHpub(subject, replyTo, in, headers, headerSize, size - headerSize);
         return accepted ? next : STOP;
     }
 

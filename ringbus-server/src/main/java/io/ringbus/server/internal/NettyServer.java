@@ -72,7 +72,7 @@ public final class NettyServer {
                         if (context.tls != null) {
                             context.tls.installFirst(channel);
                         }
-                        channel.pipeline().addLast(new NatsConnection(context));
+                        NatsConnection.install(context, channel.pipeline());
                     }
                 });
         String host = context.config.host();

@@ -5,7 +5,6 @@ import io.netty.channel.Channel;
 import io.ringbus.core.Headers;
 import io.ringbus.core.Message;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +25,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Pending bytes (encoded, not yet handed to Netty) are bounded. Past half of
  * {@code maxPending} the outbound is <em>stalling</em>: a network publisher that delivers to it
  * stops reading its socket until the stall ends (as nats-server stalls producers, but no thread
- * waits: see {@link NatsConnection#stalledBy}). The stall ends when the client reads enough, or
+ * waits: see {@link Publisher#stalledBy}). The stall ends when the client reads enough, or
  * when it has lasted {@code writeDeadline}: then the client is a slow consumer, cut off alone.
  * Past {@code maxPending} while the server's output budget is spent, it is a slow consumer at
  * once. That budget, {@code ServerConfig.outboundBudget()}, bounds the pending buffers of all
@@ -121,12 +120,17 @@ final class Outbound {
     /**
      * Encodes a delivery; called on the publishing thread (a PUBLISHER subscription's handler).
      * Never waits but for the lock, held by others only while they copy: past the stall mark it
-     * tells the publishing connection, if any, to stop reading (see the class comment).
+     * tells the publishing connection, if any, to stop reading (see the class comment). A
+     * network publisher's {@link WireMessage} is copied straight from its input buffer.
      *
      * @param sid the subscription id, as the client sent it
      */
     void enqueue(Message message, byte[] sid) {
         if (closed) {
+            return;
+        }
+        if (message instanceof WireMessage wire) {
+            enqueueWire(wire, sid);
             return;
         }
         String subject = message.subject();
@@ -145,27 +149,84 @@ final class Outbound {
                 return;
             }
             level = priority;
-            int size = encode(subject, sid, message.replyTo(), headerBlock, payload);
-            level = Message.DEFAULT_PRIORITY;
-            // Counted under the lock we hold anyway: no shared atomic per delivery (fan-in has
-            // many publishers on one subscriber). The totals reach the counters at each drain.
-            messages++;
-            payloadBytes += payload.length + (headerBlock == null ? 0 : headerBlock.length);
-            messageBytes += size;
-            lockedBytes += size;
-            queued = lockedBytes + takenBytes;
+            int headersLength = headerBlock == null ? -1 : headerBlock.length;
+            int n = controlLine(subject, sid, message.replyTo(), headersLength, payload.length);
+            ByteBuf out = writable(n + Math.max(headersLength, 0) + payload.length + 2);
+            out.writeBytes(line, 0, n);
+            if (headerBlock != null) {
+                out.writeBytes(headerBlock);
+            }
+            out.writeBytes(payload);
+            out.writeShort(CRLF_SHORT);
+            queued = countLocked(n + Math.max(headersLength, 0) + payload.length + 2, Math.max(headersLength, 0)
+                    + payload.length);
         } finally {
             lock.unlock();
         }
+        afterEnqueue(queued, null);
+    }
+
+    /**
+     * {@link #enqueue} of a network publish: the control line, then the header block (if this
+     * client takes headers) and payload copied from the publisher's input. No allocation.
+     */
+    private void enqueueWire(WireMessage wire, byte[] sid) {
+        int priority = wire.priority();
+        int headersLength = headersSupported && wire.headersLength() > 0 ? wire.headersLength() : -1;
+        int payloadLength = wire.payloadLength();
+        ByteBuf input = wire.input();
+        long queued;
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            level = priority;
+            int n = controlLine(wire.subject(), sid, wire.replyTo(), headersLength, payloadLength);
+            int size = n + Math.max(headersLength, 0) + payloadLength + 2;
+            ByteBuf out = writable(size);
+            out.writeBytes(line, 0, n);
+            if (headersLength > 0) {
+                out.writeBytes(input, wire.headersAt(), headersLength);
+            }
+            out.writeBytes(input, wire.payloadAt(), payloadLength);
+            out.writeShort(CRLF_SHORT);
+            queued = countLocked(size, Math.max(headersLength, 0) + payloadLength);
+        } finally {
+            lock.unlock();
+        }
+        afterEnqueue(queued, wire.publisher());
+    }
+
+    /**
+     * Under the lock: counts one message written. Counted under the lock we hold anyway: no shared
+     * atomic per delivery (fan-in has many publishers on one subscriber); the totals reach the
+     * counters at each drain.
+     *
+     * @return the bytes now queued for this client
+     */
+    private long countLocked(int size, int bodyBytes) {
+        level = Message.DEFAULT_PRIORITY;
+        messages++;
+        payloadBytes += bodyBytes;
+        messageBytes += size;
+        lockedBytes += size;
+        return lockedBytes + takenBytes;
+    }
+
+    /**
+     * After a delivery was queued: a slow consumer is cut off; else the drain is scheduled (by
+     * the network publisher at the end of its read, or now) and a stall noted.
+     *
+     * @param publisher the network connection whose publish this is, or {@code null}
+     */
+    private void afterEnqueue(long queued, Publisher publisher) {
         if (queued > maxPending && serverBuffered.get() > serverBudget) {
             slowConsumer();
             return;
         }
         if (!scheduled.get() && scheduled.compareAndSet(false, true)) {
-            NatsConnection publisher = NatsConnection.currentPublisher();
             if (publisher != null) {
-                // Woken once at the end of the publisher's read, not once per message: a wake-up
-                // of another event loop is a system call (as nats-server flushes per read loop).
                 publisher.flushLater(this);
             } else {
                 channel.eventLoop().execute(drain);
@@ -174,7 +235,7 @@ final class Outbound {
         if (queued > stallBytes || serverBuffered.get() > serverBudget) {
             // Past this client's stall mark, or the server's output budget is spent: its
             // publishers wait, and the write-deadline clock runs.
-            stallSlowPath();
+            stallSlowPath(publisher);
         }
     }
 
@@ -184,17 +245,16 @@ final class Outbound {
         if (block != null) {
             return block;
         }
-        return headers.isEmpty() ? null : encodeHeaders(headers, null);
+        return headers.isEmpty() ? null : StatusMessage.encodeHeaders(headers, null);
     }
 
-    /** Publishing thread: past the stall mark. Starts the write-deadline clock; slows the publisher. */
-    private void stallSlowPath() {
+    /** Publishing thread: past the stall mark. Starts the write-deadline clock; slows a network publisher. */
+    private void stallSlowPath(Publisher publisher) {
         long now = System.nanoTime() | 1; // never 0, which means "not stalling"
         if (stallingSince.get() == 0 && stallingSince.compareAndSet(0, now)) {
             counters.outboundStalls.increment();
             channel.eventLoop().schedule(checkStall, writeDeadlineNanos, TimeUnit.NANOSECONDS);
         }
-        NatsConnection publisher = NatsConnection.currentPublisher();
         if (publisher != null) {
             publisher.stalledBy(this);
         }
@@ -408,12 +468,13 @@ final class Outbound {
     }
 
     /**
-     * Under the lock: writes one MSG/HMSG. The control line is built in {@link #line} and written
-     * with one bulk copy, then the payload: three writes per message instead of one per field.
+     * Under the lock: builds one MSG/HMSG control line, with its CRLF, in {@link #line}: written
+     * with one bulk copy, then the body (three writes per message instead of one per field).
      *
-     * @return the bytes written
+     * @param headersLength the header block's length, or -1 for a MSG
+     * @return the line's length
      */
-    private int encode(String subjectText, byte[] sid, String replyTo, byte[] headers, byte[] payload) {
+    private int controlLine(String subjectText, byte[] sid, String replyTo, int headersLength, int payloadLength) {
         byte[] subject = subjectBytes(subjectText);
         // "HMSG " + subject + ' ' + sid + ' ' + [reply + ' '] + 10 digits + ' ' + 10 digits + CRLF;
         // UTF-8 takes at most three bytes per char.
@@ -424,7 +485,7 @@ final class Outbound {
             l = line = new byte[Math.max(most, l.length * 2)];
         }
         int n;
-        if (headers == null) {
+        if (headersLength < 0) {
             l[0] = 'M';
             l[1] = 'S';
             l[2] = 'G';
@@ -448,24 +509,16 @@ final class Outbound {
             n = SubjectCodec.encodeInto(l, n, replyTo);
             l[n++] = ' ';
         }
-        if (headers != null) {
-            n = putDecimal(l, n, headers.length);
+        if (headersLength >= 0) {
+            n = putDecimal(l, n, headersLength);
             l[n++] = ' ';
-            n = putDecimal(l, n, headers.length + payload.length);
+            n = putDecimal(l, n, headersLength + payloadLength);
         } else {
-            n = putSize(l, n, payload.length);
+            n = putSize(l, n, payloadLength);
         }
         l[n++] = '\r';
         l[n++] = '\n';
-        int size = n + (headers == null ? 0 : headers.length) + payload.length + 2;
-        ByteBuf out = writable(size);
-        out.writeBytes(l, 0, n);
-        if (headers != null) {
-            out.writeBytes(headers);
-        }
-        out.writeBytes(payload);
-        out.writeShort(CRLF_SHORT);
-        return size;
+        return n;
     }
 
     /** The bytes of a subject; subscribers mostly see one subject again and again (the parser interns them). */
@@ -514,50 +567,5 @@ final class Outbound {
             return EMPTY;
         }
         return payload.toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    /**
-     * Encodes a status message without payload, such as no-responders' 503:
-     * {@code HMSG <subject> <sid> <#header bytes> <#header bytes>\r\nNATS/1.0 <status>\r\n\r\n\r\n}.
-     * Rare (one per request nobody answers), so it is built on its own, not in {@link #encode}.
-     *
-     * @param subject the subject it is sent to (the request's reply subject)
-     * @param sid     the subscription id it is delivered on
-     * @param status  the status code, such as {@code "503"}
-     * @return the whole message, to hand to {@link #enqueueControl}
-     */
-    static byte[] encodeStatusMessage(String subject, byte[] sid, String status) {
-        byte[] block = encodeHeaders(Headers.EMPTY, status);
-        byte[] to = SubjectCodec.encode(subject);
-        String sizes = " " + block.length + " " + block.length + "\r\n";
-        ByteArrayOutputStream out = new ByteArrayOutputStream(64 + to.length + sid.length);
-        out.writeBytes("HMSG ".getBytes(StandardCharsets.US_ASCII));
-        out.writeBytes(to);
-        out.write(' ');
-        out.writeBytes(sid);
-        out.writeBytes(sizes.getBytes(StandardCharsets.US_ASCII));
-        out.writeBytes(block);
-        out.write('\r');
-        out.write('\n');
-        return out.toByteArray();
-    }
-
-    /**
-     * Encodes a NATS header block: {@code NATS/1.0[ status]\r\n(Name: value\r\n)*\r\n}.
-     *
-     * @param status a status line suffix such as {@code "503"}, or {@code null}
-     */
-    static byte[] encodeHeaders(Headers headers, String status) {
-        StringBuilder block = new StringBuilder(64).append("NATS/1.0");
-        if (status != null) {
-            block.append(' ').append(status);
-        }
-        block.append("\r\n");
-        for (String name : headers.names()) {
-            for (String value : headers.all(name)) {
-                block.append(name).append(": ").append(value).append("\r\n");
-            }
-        }
-        return block.append("\r\n").toString().getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -4,8 +4,9 @@ import io.netty.buffer.ByteBuf;
 
 /**
  * Receives the operations {@link NatsParser} decodes from one client connection, in order, on the
- * connection's Netty event loop. Buffers passed in are slices of the parser's input, valid only
- * during the call (retain or copy to keep them).
+ * connection's Netty event loop. A PUB's or HPUB's bytes are given as the parser's input buffer and
+ * where in it they lie, with no slice object per message: valid only during the call (copy them to
+ * keep them), and the buffer's indexes must be left as they are.
  *
  * <p>Operations that return {@code boolean} may refuse: the parser then rewinds to the start of
  * that operation and stops, and the same operation is decoded again on the next
@@ -24,17 +25,20 @@ public interface ProtocolHandler {
      * {@code PUB <subject> [reply-to] <#bytes>} and its payload.
      *
      * @param replyTo {@code null} when absent
+     * @param in      the input; the payload is {@code in[payloadAt, payloadAt + payloadLength)}
      * @return {@code false} to refuse for now (the parser rewinds and stops)
      */
-    boolean onPub(String subject, String replyTo, ByteBuf payload);
+    boolean onPub(String subject, String replyTo, ByteBuf in, int payloadAt, int payloadLength);
 
     /**
      * {@code HPUB <subject> [reply-to] <#header bytes> <#total bytes>}: the header block
-     * ({@code NATS/1.0...\r\n\r\n}, as sent) and the payload after it.
+     * ({@code NATS/1.0...\r\n\r\n}, as sent) and the payload right after it.
      *
+     * @param in the input; the header block is {@code in[headersAt, headersAt + headersLength)},
+     *           the payload the {@code payloadLength} bytes that follow
      * @return {@code false} to refuse for now (the parser rewinds and stops)
      */
-    boolean onHpub(String subject, String replyTo, ByteBuf headers, ByteBuf payload);
+    boolean onHpub(String subject, String replyTo, ByteBuf in, int headersAt, int headersLength, int payloadLength);
 
     /** {@code SUB <subject> [queue group] <sid>}; {@code queueGroup} is {@code null} when absent. */
     void onSub(String subject, String queueGroup, String sid);

@@ -340,7 +340,8 @@ class NatsParserFuzzTest {
             }
 
             @Override
-            public boolean onPub(String subject, String replyTo, ByteBuf payload) {
+            public boolean onPub(String subject, String replyTo, ByteBuf input, int payloadAt, int payloadLength) {
+                ByteBuf payload = input.slice(payloadAt, payloadLength);
                 String[] args = controlLineArgs();
                 assertThat(args[0]).isEqualToIgnoringCase("PUB");
                 assertThat((long) payload.readableBytes()).as("announced size")
@@ -354,7 +355,10 @@ class NatsParserFuzzTest {
             }
 
             @Override
-            public boolean onHpub(String subject, String replyTo, ByteBuf headers, ByteBuf payload) {
+            public boolean onHpub(String subject, String replyTo, ByteBuf input, int headersAt, int headersLength,
+                                int payloadLength) {
+                ByteBuf headers = input.slice(headersAt, headersLength);
+                ByteBuf payload = input.slice(headersAt + headersLength, payloadLength);
                 String[] args = controlLineArgs();
                 assertThat(args[0]).isEqualToIgnoringCase("HPUB");
                 assertThat((long) headers.readableBytes()).as("announced header size")

@@ -29,12 +29,16 @@ class NatsParserTest {
         }
 
         @Override
-        public boolean onPub(String subject, String replyTo, ByteBuf payload) {
+        public boolean onPub(String subject, String replyTo, ByteBuf input, int payloadAt, int payloadLength) {
+                ByteBuf payload = input.slice(payloadAt, payloadLength);
             return offer("PUB " + subject + " " + replyTo + " [" + latin1(payload) + "]");
         }
 
         @Override
-        public boolean onHpub(String subject, String replyTo, ByteBuf headers, ByteBuf payload) {
+        public boolean onHpub(String subject, String replyTo, ByteBuf input, int headersAt, int headersLength,
+                                int payloadLength) {
+                ByteBuf headers = input.slice(headersAt, headersLength);
+                ByteBuf payload = input.slice(headersAt + headersLength, payloadLength);
             return offer("HPUB " + subject + " " + replyTo + " [" + latin1(headers) + "] [" + latin1(payload) + "]");
         }
 
@@ -288,7 +292,8 @@ class NatsParserTest {
             }
 
             @Override
-            public boolean onPub(String subject, String replyTo, ByteBuf payload) {
+            public boolean onPub(String subject, String replyTo, ByteBuf input, int payloadAt, int payloadLength) {
+                ByteBuf payload = input.slice(payloadAt, payloadLength);
                 seen.add(in.readerIndex());
                 return true;
             }
@@ -303,14 +308,18 @@ class NatsParserTest {
         List<String> seen = new ArrayList<>();
         parser.parse(in, new Recorder() {
             @Override
-            public boolean onPub(String subject, String replyTo, ByteBuf payload) {
+            public boolean onPub(String subject, String replyTo, ByteBuf input, int payloadAt, int payloadLength) {
+                ByteBuf payload = input.slice(payloadAt, payloadLength);
                 in.setByte(in.readerIndex() + 9, 'z');
                 seen.add(latin1(payload));
                 return true;
             }
 
             @Override
-            public boolean onHpub(String subject, String replyTo, ByteBuf headers, ByteBuf payload) {
+            public boolean onHpub(String subject, String replyTo, ByteBuf input, int headersAt, int headersLength,
+                                int payloadLength) {
+                ByteBuf headers = input.slice(headersAt, headersLength);
+                ByteBuf payload = input.slice(headersAt + headersLength, payloadLength);
                 in.setByte(in.readerIndex() + 12, 'M');
                 in.setByte(in.readerIndex() + 20, 'Y');
                 seen.add(latin1(headers) + "|" + latin1(payload));
