@@ -1,7 +1,8 @@
 /**
  * ringbus-core: the in-process event broker.
  *
- * <p>Only {@code io.ringbus.core} is exported; everything under {@code io.ringbus.core.internal}
+ * <p>{@code io.ringbus.core} is the API and {@code io.ringbus.core.spi} the plug-ins a launcher finds
+ * at run time; everything under {@code io.ringbus.core.internal}
  * is implementation and may change without notice.
  */
 // micrometer-core 1.16 has no module descriptor: its Automatic-Module-Name is micrometer.core.
@@ -18,4 +19,6 @@ module io.ringbus.core {
     requires jdk.management;
 
     exports io.ringbus.core;
+    // Plug-ins a launcher finds with ServiceLoader (ringbus-server's --federation): see the package
+    exports io.ringbus.core.spi;
 }

@@ -11,7 +11,6 @@
 @SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
 module io.ringbus.server {
     requires transitive io.ringbus.core;
-    requires io.ringbus.federation;
     requires java.naming;
     requires org.bouncycastle.lts.prov;
     requires io.netty.buffer;
@@ -38,6 +37,10 @@ module io.ringbus.server {
 
     // Extensions (JetStream's API) found on the module path
     uses io.ringbus.server.spi.ServerExtension;
+    // --federation and --storage-jetstream: ringbus-federation plugs them in at run time, so this
+    // module does not depend on it, nor on jnats (RuntimePlugins)
+    uses io.ringbus.core.spi.FederationProvider;
+    uses io.ringbus.core.spi.StorageProvider;
 
     // picocli fills RingbusServerMain's option fields by reflection
     opens io.ringbus.server to info.picocli;

@@ -4,12 +4,12 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.ringbus.core.Broker;
 import io.ringbus.core.BrokerBuilder;
 import io.ringbus.core.Durations;
+import io.ringbus.core.Federation;
 import io.ringbus.core.Scope;
 import io.ringbus.core.Storage;
 import io.ringbus.core.StorageException;
 import io.ringbus.core.StoredStream;
 import io.ringbus.core.WaitStrategy;
-import io.ringbus.federation.NatsFederation;
 import io.ringbus.server.internal.ConfigFile;
 import io.ringbus.server.internal.FederationSettings;
 import io.ringbus.server.internal.FatalErrors;
@@ -102,12 +102,13 @@ public final class RingbusServerMain implements Callable<Integer> {
 
     @Option(names = {"--storage-jetstream"}, paramLabel = "URLS",
             description = "store durable subjects in this JetStream (NATS URLs, comma-separated) instead of the "
-                    + "local log")
+                    + "local log (needs ringbus-federation, as in bin/run's jar)")
     private String storageJetStream;
 
     @Option(names = {"--federation"}, paramLabel = "URLS",
             description = "NATS servers (comma-separated) this node shares its PUBLIC and FEDERATED subjects "
-                    + "through with other ringbus nodes (see docs/federation.md)")
+                    + "through with other ringbus nodes (needs ringbus-federation, as in bin/run's jar; see "
+                    + "docs/federation.md)")
     private String federationServers;
 
     @Option(names = {"--no-jetstream"}, description = "no JetStream API (jetstream.enabled=false); it is on when "
@@ -192,13 +193,13 @@ public final class RingbusServerMain implements Callable<Integer> {
                 subjects = ConfigFile.apply(config, serverConfig, brokerBuilder, storageSettings, federationSettings);
             }
             if (federationServers != null) {
-                federationSettings.servers(federationServers);
+                federationSettings.servers(federationServers, "--federation");
             }
             if (storageDir != null) {
                 storageSettings.dir(storageDir);
             }
             if (storageJetStream != null) {
-                storageSettings.jetStream(storageJetStream);
+                storageSettings.jetStream(storageJetStream, "--storage-jetstream");
             }
             if (fsync != null) {
                 storageSettings.policy(fsync);
@@ -284,7 +285,7 @@ public final class RingbusServerMain implements Callable<Integer> {
             }
             brokerBuilder.storage(storage); // the broker closes it
         }
-        NatsFederation federation;
+        Federation federation;
         try {
             federation = federationSettings.build();
         } catch (IllegalArgumentException e) {

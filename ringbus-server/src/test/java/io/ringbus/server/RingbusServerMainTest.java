@@ -95,28 +95,17 @@ class RingbusServerMainTest {
     }
 
     @Test
-    void durableSubjectsCanBeStoredInJetStream() throws Exception {
-        String root = "rbsrv" + Long.toString(System.nanoTime(), 36);
-        String[] args = {"--storage-jetstream", "nats://127.0.0.1:4222", "--durable", root + ".>"};
-        Connection direct = io.nats.client.Nats.connect("nats://127.0.0.1:4222");
-        try (ForkedServer forked = ForkedServer.start("128m", args)) {
-            assertThat(forked.log()).anySatisfy(line -> assertThat(line).contains("storage: jetstream"));
-            Connection nc = io.nats.client.Nats.connect("nats://127.0.0.1:" + forked.port());
-            try {
-                assertThat(nc.jetStream().publish(root + ".x", "stored in JetStream".getBytes(StandardCharsets.UTF_8))
-                        .getStream()).isEqualTo(root + "_all");
-            } finally {
-                nc.close();
-            }
-            assertThat(direct.jetStreamManagement().getStreamInfo(root + "_all").getStreamState().getMsgCount())
-                    .isEqualTo(1);
-        } finally {
-            try {
-                direct.jetStreamManagement().deleteStream(root + "_all");
-            } finally {
-                direct.close();
-            }
-        }
+    void federationAndJetStreamStorageWithoutTheirModuleStopTheStartNamingTheOptionAndTheModule() {
+        // ringbus-federation is not on this module's test path, as for an embedder that did not add it
+        // (with it: FederatedServersTest and StandaloneJetStreamStorageTest in ringbus-federation)
+        String err = captureStderr(() -> assertThat(new CommandLine(new RingbusServerMain())
+                .execute("--port", "0", "--no-monitor", "--federation", "nats://127.0.0.1:4222")).isEqualTo(2));
+        assertThat(err).contains("--federation needs the federation link")
+                .contains("ringbus-federation (module io.ringbus.federation)");
+        err = captureStderr(() -> assertThat(new CommandLine(new RingbusServerMain()).execute("--port", "0",
+                "--no-monitor", "--storage-jetstream", "nats://127.0.0.1:4222", "--durable", "orders.>")).isEqualTo(2));
+        assertThat(err).contains("--storage-jetstream needs the JetStream store")
+                .contains("ringbus-federation (module io.ringbus.federation)");
     }
 
     @Test

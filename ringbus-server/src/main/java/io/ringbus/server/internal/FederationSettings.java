@@ -1,7 +1,9 @@
 package io.ringbus.server.internal;
 
 import io.ringbus.core.Durations;
-import io.ringbus.federation.NatsFederation;
+import io.ringbus.core.Federation;
+import io.ringbus.core.spi.FederationOptions;
+import io.ringbus.core.spi.FederationProvider;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -20,6 +22,10 @@ import java.time.Duration;
  * this node shares its PUBLIC and FEDERATED subjects through, and the link's credentials. Without
  * servers there is no link.
  *
+ * <p>The link itself comes from ringbus-federation, found at run time ({@link RuntimePlugins}): the
+ * server does not compile against it. Naming servers without it on the class or module path is an
+ * error that names the option and the module.
+ *
  * <pre>
  * federation.servers  = nats://a:4222,nats://b:4222
  * federation.user     = ringbus:secret        (or federation.token = ...)
@@ -31,6 +37,7 @@ import java.time.Duration;
  * <p>Not thread-safe: filled at start-up.
  */
 public final class FederationSettings {
+    private final FederationProvider provider;
     private String servers;
     private String user;
     private String password;
@@ -39,14 +46,40 @@ public final class FederationSettings {
     private Duration reconnectWait;
     private Integer maxReconnects;
 
+    /** Settings for the link that ringbus-federation provides, if it is on the class or module path. */
+    public FederationSettings() {
+        this(RuntimePlugins.federation().orElse(null));
+    }
+
+    /** @param provider makes the link; {@code null} when ringbus-federation is not there */
+    public FederationSettings(FederationProvider provider) {
+        this.provider = provider;
+    }
+
     /**
+     * {@code federation.servers} in the configuration file.
+     *
      * @param urls comma-separated NATS URLs
      * @return this
-     * @throws IllegalArgumentException naming the value when empty
+     * @throws IllegalArgumentException naming the value when empty, or the module when the link's is not there
      */
     public FederationSettings servers(String urls) {
+        return servers(urls, "federation.servers");
+    }
+
+    /**
+     * @param urls   comma-separated NATS URLs
+     * @param option the option or key that gives them, for the error when the link's module is not there
+     * @return this
+     * @throws IllegalArgumentException naming the value when empty, or the option and the module when
+     *                                  ringbus-federation is not on the class or module path
+     */
+    public FederationSettings servers(String urls, String option) {
         if (urls == null || urls.isBlank()) {
             throw new IllegalArgumentException("federation servers must name at least one NATS URL: '" + urls + "'");
+        }
+        if (provider == null) {
+            throw RuntimePlugins.missing(option, "the federation link");
         }
         this.servers = urls;
         return this;
@@ -108,28 +141,17 @@ public final class FederationSettings {
         return servers;
     }
 
-    /** @return the link, or {@code null} when no servers were given */
-    public NatsFederation build() {
+    /**
+     * @return the link, unstarted, or {@code null} when no servers were given
+     * @throws IllegalArgumentException naming the file when {@code federation.ca_file} is not PEM
+     *                                  certificates, or the value the link refuses
+     */
+    public Federation build() {
         if (servers == null) {
             return null;
         }
-        NatsFederation.Builder builder = NatsFederation.builder(servers);
-        if (user != null) {
-            builder.user(user, password);
-        }
-        if (token != null) {
-            builder.token(token);
-        }
-        if (caFile != null) {
-            builder.tls(trusting(caFile));
-        }
-        if (reconnectWait != null) {
-            builder.reconnectWait(reconnectWait);
-        }
-        if (maxReconnects != null) {
-            builder.maxReconnects(maxReconnects);
-        }
-        return builder.build();
+        return provider.federation(new FederationOptions(servers, user, password, token,
+                caFile != null ? trusting(caFile) : null, reconnectWait, maxReconnects));
     }
 
     /** @return TLS that trusts the CA certificates in {@code pem} */

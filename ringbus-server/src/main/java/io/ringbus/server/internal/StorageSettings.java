@@ -7,6 +7,7 @@ import io.ringbus.core.Scope;
 import io.ringbus.core.Storage;
 import io.ringbus.core.StoredStream;
 import io.ringbus.core.StreamConfig;
+import io.ringbus.core.spi.StorageProvider;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,6 +51,7 @@ public final class StorageSettings {
     private long maxMemory = -1;
     private Scope defaultScope = Scope.PUBLIC;
     private String jetStream;
+    private StorageProvider jetStreamProvider;
     private final Map<String, Durable> durables = new LinkedHashMap<>();
 
     /**
@@ -215,17 +217,33 @@ public final class StorageSettings {
     }
 
     /**
-     * Stores durable subjects in JetStream instead of the local log ({@code storage.jetstream},
-     * {@code --storage-jetstream}): the NATS servers, comma-separated.
+     * Stores durable subjects in JetStream instead of the local log ({@code storage.jetstream} in the
+     * configuration file): the NATS servers, comma-separated.
      *
      * @param urls the JetStream cluster's URLs
      * @return this
-     * @throws IllegalArgumentException naming the value when empty
+     * @throws IllegalArgumentException naming the value when empty, or the module when the store's is not there
      */
     public StorageSettings jetStream(String urls) {
+        return jetStream(urls, "storage.jetstream");
+    }
+
+    /**
+     * Stores durable subjects in JetStream instead of the local log. The store comes from
+     * ringbus-federation, found at run time ({@link RuntimePlugins}): the server does not compile against it.
+     *
+     * @param urls   the JetStream cluster's URLs
+     * @param option the option or key that gives them ({@code --storage-jetstream}), for the error
+     * @return this
+     * @throws IllegalArgumentException naming the value when empty, or the option and the module when
+     *                                  ringbus-federation is not on the class or module path
+     */
+    public StorageSettings jetStream(String urls, String option) {
         if (urls == null || urls.isBlank()) {
             throw new IllegalArgumentException("storage.jetstream must name at least one NATS URL: '" + urls + "'");
         }
+        this.jetStreamProvider = RuntimePlugins.storage(StorageProvider.JETSTREAM)
+                .orElseThrow(() -> RuntimePlugins.missing(option, "the JetStream store"));
         this.jetStream = urls;
         return this;
     }
@@ -240,8 +258,7 @@ public final class StorageSettings {
      */
     public Storage open() {
         if (jetStream != null) {
-            return io.ringbus.federation.JetStreamStorage.builder().servers(jetStream).connectionName("ringbus-server")
-                    .connect();
+            return jetStreamProvider.open(jetStream, "ringbus-server");
         }
         return Storage.local(dir, policy, interval, maxBytes, maxMemory);
     }

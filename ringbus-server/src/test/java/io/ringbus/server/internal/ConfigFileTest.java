@@ -5,6 +5,8 @@ import io.ringbus.core.BrokerBuilder;
 import io.ringbus.core.FsyncPolicy;
 import io.ringbus.core.Scope;
 import io.ringbus.core.StreamConfig;
+import io.ringbus.core.spi.FederationOptions;
+import io.ringbus.core.spi.FederationProvider;
 import io.ringbus.server.ServerConfig;
 import io.ringbus.server.TlsProvider;
 import org.junit.jupiter.api.Test;
@@ -14,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -221,16 +224,41 @@ class ConfigFileTest {
                 federation.reconnect_wait=250ms
                 federation.max_reconnects=10
                 """);
-        FederationSettings federation = new FederationSettings();
+        AtomicReference<FederationOptions> made = new AtomicReference<>();
+        FederationProvider provider = options -> {
+            made.set(options);
+            return null; // what the link is does not matter here: what it is made from does
+        };
+        FederationSettings federation = new FederationSettings(provider);
         ConfigFile.apply(file, ServerConfig.builder(), Broker.builder(), new StorageSettings(), federation);
         assertThat(federation.servers()).isEqualTo("nats://a:4222,nats://b:4222");
-        assertThat(federation.build()).isNotNull();
+        federation.build();
+        assertThat(made.get()).isEqualTo(new FederationOptions("nats://a:4222,nats://b:4222", "ringbus", "secret",
+                null, null, Duration.ofMillis(250), 10));
 
         Path notPem = dir.resolve("not.pem");
         Files.writeString(notPem, "not a certificate");
         Files.writeString(file, "federation.servers=nats://a:4222\nfederation.ca_file=" + notPem + "\n");
-        FederationSettings tls = new FederationSettings();
+        FederationSettings tls = new FederationSettings(provider);
         ConfigFile.apply(file, ServerConfig.builder(), Broker.builder(), new StorageSettings(), tls);
         assertThatThrownBy(tls::build).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(notPem.toString());
+    }
+
+    @Test
+    void federationKeysWithoutTheFederationModuleNameTheKeyAndTheModule() throws Exception {
+        // ringbus-federation is not on this module's test path: the server does not depend on it
+        Path file = dir.resolve("federated.properties");
+        Files.writeString(file, "federation.servers=nats://a:4222\n");
+        assertThatThrownBy(() -> ConfigFile.apply(file, ServerConfig.builder(), Broker.builder(),
+                new StorageSettings(), new FederationSettings()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("federation.servers needs the federation link")
+                .hasMessageContaining("ringbus-federation (module io.ringbus.federation)");
+        Files.writeString(file, "storage.jetstream=nats://a:4222\n");
+        assertThatThrownBy(() -> ConfigFile.apply(file, ServerConfig.builder(), Broker.builder(),
+                new StorageSettings(), new FederationSettings()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("storage.jetstream needs the JetStream store")
+                .hasMessageContaining("ringbus-federation (module io.ringbus.federation)");
     }
 }
