@@ -269,7 +269,33 @@ public final class RingBroker implements Broker {
      */
     private boolean publish(Scope clientScope, long origin, Route route, String subject, String replyTo,
                             Headers headers, Object payload, boolean wait) {
-        return publishAcked(clientScope, origin, route, subject, replyTo, headers, payload, wait ? WAIT : 0, null) != null;
+        if (!plain(clientScope, route, subject, replyTo)) {
+            return publishAcked(clientScope, origin, route, subject, replyTo, headers, payload, wait ? WAIT : 0,
+                    null) != null;
+        }
+        Headers h = headers == null ? Headers.EMPTY : headers;
+        if (route.ring) {
+            if (!publishToRing(route, subject, null, h, payload, origin, wait)) {
+                return false;
+            }
+        } else {
+            publishedOffRing.increment();
+        }
+        if (route.direct.length != 0 || route.directGroups.length != 0) {
+            route.deliverDirect(Message.of(subject, null, h, payload, origin));
+        }
+        return true;
+    }
+
+    /**
+     * @return whether a publish is the plain case, the fast path of {@link #publish} and
+     *         {@link #publishView}: no reply subject, no durable subject and no federation on this
+     *         broker, no pending reply scope for the subject, and a subject the client may publish
+     *         to; anything else takes {@link #publishAcked}
+     */
+    private boolean plain(Scope clientScope, Route route, String subject, String replyTo) {
+        return replyTo == null && federation == null && !durables.any() && replyScopes.scopeOf(subject) == null
+                && clientScope.includes(route.scope);
     }
 
     /**
@@ -335,8 +361,7 @@ public final class RingBroker implements Broker {
         }
         String subject = view.subject();
         Route route = verbatim ? index.routeVerbatim(subject) : index.route(subject);
-        if (route.ring || view.replyTo() != null || federation != null || durables.any()
-                || replyScopes.scopeOf(subject) != null || !clientScope.includes(route.scope)) {
+        if (route.ring || !plain(clientScope, route, subject, view.replyTo())) {
             return publishAcked(clientScope, origin, route, subject, view.replyTo(), view.headers(), null, 0, view);
         }
         publishedOffRing.increment();
