@@ -42,6 +42,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -99,7 +100,11 @@ public final class RingBroker implements Broker {
     private final Watchdog watchdog;
     private final ReplyRouter replies;
     private final Client[] clients = new Client[Scope.values().length];
-    private final ConcurrentHashMap<Long, Subscriber> subscribers = new ConcurrentHashMap<>();
+    /**
+     * Live subscribers, a set (identity hash): no boxed id key per subscription, which a server
+     * holding 100,000s of them would otherwise make and copy in every young collection.
+     */
+    private final Set<Subscriber> subscribers = ConcurrentHashMap.newKeySet();
     private final AtomicLong nextSubscriptionId = new AtomicLong();
     private final AtomicLong nextClientId = new AtomicLong();
     private final AtomicInteger nextLoop = new AtomicInteger();
@@ -695,7 +700,7 @@ public final class RingBroker implements Broker {
         if (stats != null) {
             stats.attach(subscriber);
         }
-        subscribers.put(id, subscriber);
+        subscribers.add(subscriber);
         index.add(subscriber);
         if (federation != null) {
             federation.interest(parsed.text(), options.queueGroup(), true);
@@ -772,7 +777,7 @@ public final class RingBroker implements Broker {
         if (federation != null) {
             federation.interest(subscriber.pattern(), subscriber.options().queueGroup(), false);
         }
-        if (subscribers.remove(subscriber.id()) != null) {
+        if (subscribers.remove(subscriber)) {
             retiredDelivered.add(subscriber.delivered());
             if (subscriber.stats != null) {
                 meters.release(subscriber, subscriber.stats);
@@ -1004,7 +1009,7 @@ public final class RingBroker implements Broker {
         }
         long delivered = retiredDelivered.sum();
         List<BrokerStats.SubscriptionStats> subscriptions = new ArrayList<>(subscribers.size());
-        for (Subscriber s : subscribers.values()) {
+        for (Subscriber s : subscribers) {
             long count = s.delivered();
             delivered += count;
             subscriptions.add(new BrokerStats.SubscriptionStats(s.id(), s.pattern(), s.scope(), s.options().mode(),
@@ -1126,7 +1131,7 @@ public final class RingBroker implements Broker {
             // Past the drain: stop handing out messages. Retired subscribers count what they
             // will not get (buffered, waiting for room, or still in the ring) as SHUTDOWN.
             halted = true;
-            for (Subscriber subscriber : subscribers.values()) {
+            for (Subscriber subscriber : subscribers) {
                 subscriber.retireForShutdown();
             }
             passRemainingRing(System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
@@ -1157,7 +1162,7 @@ public final class RingBroker implements Broker {
     }
 
     private boolean buffersIdle() {
-        for (Subscriber subscriber : subscribers.values()) {
+        for (Subscriber subscriber : subscribers) {
             if (subscriber instanceof BufferedSubscriber buffered && !buffered.isIdle()) {
                 return false;
             }
