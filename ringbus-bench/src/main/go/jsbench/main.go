@@ -8,7 +8,8 @@
 //
 //	stream   a fresh stream -stream on <subject>.> (deleted first if it exists): file storage,
 //	         one replica, limits retention, JetStream's defaults otherwise
-//	publish  -size B -duration D -warmup W [-sync] [-window N]: one publisher on the stream;
+//	publish  -size B -duration D -warmup W [-sync] [-window N] [-pubs P]: one publisher on the
+//	         stream (P async publishers at once, each on its own connection, with -pubs);
 //	         async: js.PublishMsgAsync, at most N outstanding (PublishAsyncMaxPending), retried
 //	         while the client stalls (counted); -sync: js.PublishMsg, one at a time. Every message
 //	         carries a Nats-Msg-Id of its own. Latency: publish call to PubAck.
@@ -52,6 +53,7 @@ type config struct {
 	msgs     int64
 	keys     int
 	window   int
+	pubs     int
 	batch    int
 	sync     bool
 	duration time.Duration
@@ -85,6 +87,7 @@ func main() {
 	flag.Int64Var(&c.msgs, "msgs", 100000, "messages (fill, pull, push, ordered)")
 	flag.IntVar(&c.keys, "keys", 1000, "distinct keys (kvput, kvfill, kvget)")
 	flag.IntVar(&c.window, "window", 1000, "most async publishes outstanding (publish, fill)")
+	flag.IntVar(&c.pubs, "pubs", 1, "async publishers at once, each on a connection of its own (publish)")
 	flag.IntVar(&c.batch, "batch", 100, "messages per fetch (pull)")
 	flag.BoolVar(&c.sync, "sync", false, "publish with js.PublishMsg, waiting for each PubAck (publish)")
 	flag.DurationVar(&c.duration, "duration", 2*time.Second, "measured time (publish, kvput, kvget)")
@@ -94,9 +97,9 @@ func main() {
 	if c.url == "" {
 		fail("-url is required")
 	}
-	if c.size < 0 || c.msgs < 1 || c.keys < 1 || c.window < 1 || c.batch < 1 {
-		fail(fmt.Sprintf("msgs, keys, window and batch must be >= 1, size >= 0: msgs=%d, keys=%d, window=%d,"+
-			" batch=%d, size=%d", c.msgs, c.keys, c.window, c.batch, c.size))
+	if c.size < 0 || c.msgs < 1 || c.keys < 1 || c.window < 1 || c.batch < 1 || c.pubs < 1 {
+		fail(fmt.Sprintf("msgs, keys, window, batch and pubs must be >= 1, size >= 0: msgs=%d, keys=%d, window=%d,"+
+			" batch=%d, pubs=%d, size=%d", c.msgs, c.keys, c.window, c.batch, c.pubs, c.size))
 	}
 	steps := map[string]func(config) (result, error){
 		"stream": runStream, "publish": runPublish, "fill": runFill, "pull": runPull, "push": runPush,

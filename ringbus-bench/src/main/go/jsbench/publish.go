@@ -32,6 +32,9 @@ func publishAsync(js nats.JetStreamContext, m *nats.Msg) (nats.PubAckFuture, int
 }
 
 func runPublish(c config) (result, error) {
+	if c.pubs > 1 {
+		return publishMany(c)
+	}
 	nc, js, err := connect(c, "jsbench-publish")
 	if err != nil {
 		return result{}, err
@@ -46,7 +49,84 @@ func runPublish(c config) (result, error) {
 			return err
 		})
 	}
-	return publishWindow(c, js, subject, prefix, data)
+	r, latencies, err := publishWindow(c, js, subject, prefix, data)
+	if err != nil {
+		return result{}, err
+	}
+	r.P50Micros, r.P99Micros, r.MaxMicros = percentiles(latencies)
+	return r, nil
+}
+
+// publishMany runs -pubs async publishers at once into the one stream, each on a connection of its
+// own with its own window and Nats-Msg-Id prefix, all connected before any publishes. The result
+// adds their counts; the rate is every measured PubAck over the longest publisher's measured time,
+// and the latencies are all publishers' together.
+func publishMany(c config) (result, error) {
+	if c.sync {
+		return result{}, fmt.Errorf("-pubs %d takes async publishers only: drop -sync", c.pubs)
+	}
+	conns := make([]*nats.Conn, 0, c.pubs)
+	streams := make([]nats.JetStreamContext, 0, c.pubs)
+	defer func() {
+		for _, nc := range conns {
+			nc.Close()
+		}
+	}()
+	for p := 0; p < c.pubs; p++ {
+		nc, js, err := connect(c, "jsbench-publish-"+strconv.Itoa(p))
+		if err != nil {
+			return result{}, err
+		}
+		conns = append(conns, nc)
+		streams = append(streams, js)
+	}
+	data := make([]byte, c.size)
+	subject := c.subject + ".p"
+	base := strconv.FormatInt(time.Now().UnixNano(), 36) + "-"
+	type outcome struct {
+		r         result
+		latencies []time.Duration
+		err       error
+	}
+	outcomes := make(chan outcome, c.pubs)
+	for p := 0; p < c.pubs; p++ {
+		go func(p int) {
+			r, latencies, err := publishWindow(c, streams[p], subject, base+strconv.Itoa(p)+"-", data)
+			outcomes <- outcome{r, latencies, err}
+		}(p)
+	}
+	var all result
+	var latencies []time.Duration
+	var failures []string
+	for p := 0; p < c.pubs; p++ {
+		o := <-outcomes
+		if o.err != nil {
+			failures = append(failures, o.err.Error())
+			continue
+		}
+		all.Messages += o.r.Messages
+		all.Total += o.r.Total
+		all.Stalls += o.r.Stalls
+		all.Errors += o.r.Errors
+		if o.r.Seconds > all.Seconds {
+			all.Seconds = o.r.Seconds
+		}
+		if o.r.Failure != "" {
+			failures = append(failures, o.r.Failure)
+		}
+		latencies = append(latencies, o.latencies...)
+	}
+	if len(failures) == c.pubs {
+		return result{}, fmt.Errorf("every publisher failed: %s", strings.Join(failures, "; "))
+	}
+	if len(failures) > 0 {
+		all.Failure = fmt.Sprintf("%d of %d publishers failed: %s", len(failures), c.pubs, strings.Join(failures, "; "))
+	}
+	if all.Seconds > 0 {
+		all.PerSecond = float64(all.Messages) / all.Seconds
+	}
+	all.P50Micros, all.P99Micros, all.MaxMicros = percentiles(latencies)
+	return all, nil
 }
 
 type pending struct {
@@ -57,8 +137,10 @@ type pending struct {
 // publishWindow publishes asynchronously through the warm-up, then for the measured duration from
 // the first publish after it; a collector waits for the futures in publish order (PubAcks come
 // back in that order on one connection) and records each measured latency as it arrives. The
-// measured time runs until the last measured PubAck.
-func publishWindow(c config, js nats.JetStreamContext, subject, prefix string, data []byte) (result, error) {
+// measured time runs until the last measured PubAck. It returns the latencies for the caller to
+// take percentiles of (publishMany merges several publishers').
+func publishWindow(c config, js nats.JetStreamContext, subject, prefix string, data []byte) (result, []time.Duration,
+	error) {
 	var r result
 	var latencies []time.Duration
 	futures := make(chan pending, c.window+1)
@@ -106,21 +188,20 @@ func publishWindow(c config, js nats.JetStreamContext, subject, prefix string, d
 	select {
 	case <-done:
 	case <-time.After(c.timeout):
-		return result{}, fmt.Errorf("PubAcks still outstanding after %v", c.timeout)
+		return result{}, nil, fmt.Errorf("PubAcks still outstanding after %v", c.timeout)
 	}
 	if failure != nil {
-		return result{}, fmt.Errorf("publish %d: %v", published, failure)
+		return result{}, nil, fmt.Errorf("publish %d: %v", published, failure)
 	}
 	if r.Messages > 0 {
 		r.Seconds = time.Since(start).Seconds()
 		r.PerSecond = float64(r.Messages) / r.Seconds
 	}
 	r.Total = published
-	r.P50Micros, r.P99Micros, r.MaxMicros = percentiles(latencies)
 	if r.Errors > 0 {
 		r.Failure = fmt.Sprintf("%d of %d publishes failed", r.Errors, published)
 	}
-	return r, nil
+	return r, latencies, nil
 }
 
 func runFill(c config) (result, error) {

@@ -1,8 +1,8 @@
 package io.ringbus.bench.hostile;
 
 import io.ringbus.bench.network.EphemeralPorts;
-import io.ringbus.bench.network.ProcStatus;
 import io.ringbus.bench.network.ServerBinaries;
+import io.ringbus.bench.network.ServerCpu;
 import io.ringbus.bench.network.ServerKind;
 import io.ringbus.bench.network.ServerProcess;
 
@@ -28,6 +28,7 @@ final class HostileRun {
     private final Duration duration;
     private final Path workDir;
     private final PrintStream progress;
+    private final ServerCpu cpu = ServerCpu.ofThisMachine();
 
     /**
      * @param binaries where the servers are; without a ringbus-server jar, ringbus-server runs from this
@@ -79,7 +80,7 @@ final class HostileRun {
                 probes.add(Probes.jetStream(target));
             }
             probes.forEach(Probe::start);
-            long cpuBefore = ProcStatus.cpuMillis(server.pid());
+            long cpuBefore = cpu.ticks(server.pid());
             long start = System.nanoTime();
             long deadline = start + duration.toNanos();
             AtomicReference<String> attackError = new AtomicReference<>();
@@ -93,7 +94,7 @@ final class HostileRun {
             // The attack releases what it holds at its deadline; a stuck one is left behind.
             attacking.join(duration.toMillis() + 30_000);
             double seconds = (System.nanoTime() - start) / 1e9;
-            long cpuAfter = ProcStatus.cpuMillis(server.pid());
+            long cpuNanos = cpu.nanos(cpuBefore, cpu.ticks(server.pid()));
             List<Probe.Figures> figures = new ArrayList<>();
             for (Probe probe : probes) {
                 probe.close();
@@ -102,7 +103,7 @@ final class HostileRun {
             boolean healthyAfter = server.isAlive() && healthy(target);
             return new HostileResult(attack.name(), kind.label(), server.isAlive(),
                     server.log().contains("OutOfMemoryError"), healthyAfter, attackError.get(), figures,
-                    cpuBefore < 0 || cpuAfter < 0 ? -1 : cpuAfter - cpuBefore, seconds, List.copyOf(target.notes()));
+                    cpuNanos < 0 ? -1 : cpuNanos / 1_000_000, seconds, List.copyOf(target.notes()));
         }
     }
 

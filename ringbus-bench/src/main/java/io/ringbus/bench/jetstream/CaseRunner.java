@@ -1,6 +1,7 @@
 package io.ringbus.bench.jetstream;
 
 import io.ringbus.bench.GoProgram;
+import io.ringbus.bench.network.ServerCpu;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -140,6 +141,8 @@ final class CaseRunner {
                 "-duration", duration};
             case ASYNC_1K -> new String[] {"-mode", "publish", "-size", "1024", "-window", window, "-warmup", warmup,
                 "-duration", duration};
+            case ASYNC_128_MANY -> new String[] {"-mode", "publish", "-size", PAYLOAD, "-window", window, "-warmup",
+                warmup, "-duration", duration, "-pubs", Integer.toString(JsCase.MANY_PUBLISHERS)};
             case SYNC_128 -> new String[] {"-mode", "publish", "-sync", "-size", PAYLOAD, "-warmup", warmup, "-duration",
                 duration};
             case PULL_ACK -> new String[] {"-mode", "pull", "-stream", READ_STREAM, "-subject", "read", "-msgs", msgs,

@@ -87,6 +87,7 @@ record Contender(ServerKind kind, FsyncPolicy policy) {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add(RINGBUS_HEAP);
         command.addAll(ServerKind.RUN_JVM_OPTIONS);
+        command.addAll(binaries.ringbusJvmArgs());
         if (binaries.ringbusJar() != null) {
             command.addAll(List.of("-jar", binaries.ringbusJar().toString()));
         } else {
@@ -100,7 +101,12 @@ record Contender(ServerKind kind, FsyncPolicy policy) {
     /**
      * @param natsServer the nats-server binary
      * @param ringbusJar ringbus-server.jar, or {@code null} to start it from this JVM's class path
+     * @param ringbusJvmArgs extra JVM options for ringbus-server (a flight recording, say)
      */
-    record Binaries(Path natsServer, Path ringbusJar) {
+    record Binaries(Path natsServer, Path ringbusJar, List<String> ringbusJvmArgs) {
+        /** Copies the options. */
+        Binaries {
+            ringbusJvmArgs = List.copyOf(ringbusJvmArgs);
+        }
     }
 }

@@ -6,6 +6,7 @@ import io.ringbus.bench.JvmDescription;
 import io.ringbus.bench.ResultsFile;
 import io.ringbus.bench.network.ServerBinaries;
 import io.ringbus.bench.network.ServerKind;
+import io.ringbus.bench.network.ServerCpu;
 import io.ringbus.bench.storage.FsyncProbe;
 import io.ringbus.bench.storage.JetStreamServer;
 import io.ringbus.bench.storage.StorageResults;
@@ -47,7 +48,8 @@ public final class JetStreamCommand implements Callable<Integer> {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     boolean help;
 
-    @Option(names = "--only", split = ",", description = "cases to run, among async-128, async-1k, sync-128, pull-ack,"
+    @Option(names = "--only", split = ",", description = "cases to run, among async-128, async-1k, async-128-8pubs, sync-128,"
+            + " pull-ack,"
             + " push-replay, ordered-replay, kv-put, kv-get (default: all)")
     List<String> only = new ArrayList<>();
 
@@ -98,6 +100,10 @@ public final class JetStreamCommand implements Callable<Integer> {
     @Option(names = "--server-from-classpath", description = "start ringbus-server from this JVM's class path (tests)")
     boolean serverFromClasspath;
 
+    @Option(names = "--ringbus-jvm-arg", description = "extra JVM option for ringbus-server, repeatable (e.g."
+            + " -XX:StartFlightRecording=filename=rb.jfr,settings=profile)")
+    List<String> ringbusJvmArgs = new ArrayList<>();
+
     @Option(names = "--nats-server", description = "the nats-server binary (default: on PATH or /usr/sbin)")
     Path natsServer;
 
@@ -144,7 +150,7 @@ public final class JetStreamCommand implements Callable<Integer> {
             System.err.println("FAILED: " + e.getMessage() + " (or --server-from-classpath)");
             return 1;
         }
-        JetStreamRun run = new JetStreamRun(new Contender.Binaries(nats, jar), settings(), ServerCpu.ofThisMachine(),
+        JetStreamRun run = new JetStreamRun(new Contender.Binaries(nats, jar, ringbusJvmArgs), settings(), ServerCpu.ofThisMachine(),
                 System.out);
         JetStreamResults.Machine machine = new JetStreamResults.Machine(kernel, dir.toAbsolutePath().toString(),
                 fileStore, JetStreamServer.version(nats), GoProgram.natsGoVersion(),

@@ -1,6 +1,7 @@
 package io.ringbus.bench.jetstream;
 
 import io.ringbus.bench.network.EphemeralPorts;
+import io.ringbus.bench.network.ServerCpu;
 import io.ringbus.bench.network.ServerProcess;
 
 import java.io.IOException;

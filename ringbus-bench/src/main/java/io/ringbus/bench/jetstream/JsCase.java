@@ -11,6 +11,11 @@ enum JsCase {
     ASYNC_128("async-128", "async publish 128 B", Kind.ASYNC_PUBLISH),
     /** The same with 1 KiB. */
     ASYNC_1K("async-1k", "async publish 1 KiB", Kind.ASYNC_PUBLISH),
+    /**
+     * {@value #MANY_PUBLISHERS} publishers at once into the one stream, 128 B, each on its own
+     * connection with its own window: durable appends under many publishers (issue 27).
+     */
+    ASYNC_128_MANY("async-128-8pubs", "async publish 128 B, 8 publishers", Kind.ASYNC_PUBLISH),
     /** {@code js.PublishMsg}, one at a time, 128 B. */
     SYNC_128("sync-128", "sync publish 128 B", Kind.SYNC_PUBLISH),
     /** A durable pull consumer, fetch + explicit ack of each message. */
@@ -23,6 +28,9 @@ enum JsCase {
     KV_PUT("kv-put", "KV put 128 B", Kind.KV_PUT),
     /** {@code kv.Get} one at a time. */
     KV_GET("kv-get", "KV get 128 B", Kind.READ);
+
+    /** The publishers of {@link #ASYNC_128_MANY}. */
+    static final int MANY_PUBLISHERS = 8;
 
     /** What a case does to the store, which decides its goal. */
     enum Kind { ASYNC_PUBLISH, SYNC_PUBLISH, KV_PUT, READ }

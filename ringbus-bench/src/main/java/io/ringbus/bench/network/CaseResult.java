@@ -13,8 +13,11 @@ import java.util.function.ToDoubleFunction;
  * @param runs    the measured runs, in run order; at least one unless the case failed
  * @param failure {@code null}, or what failed (a run that lost messages, timed out, ...);
  *                the runs before the failure are kept but not reported
+ * @param serverCpuNanos the server process's user + system CPU time summed over the measured runs
+ *                (read just before and just after each), -1 when unknown
  */
-public record CaseResult(ServerKind server, NetworkCase c, List<RunOutcome> runs, String failure) {
+public record CaseResult(ServerKind server, NetworkCase c, List<RunOutcome> runs, String failure,
+                         long serverCpuNanos) {
     /**
      * @throws IllegalArgumentException when a case that did not fail has no run
      */
@@ -26,14 +29,29 @@ public record CaseResult(ServerKind server, NetworkCase c, List<RunOutcome> runs
     }
 
     /**
-     * A case whose runs all verified.
+     * A case whose runs all verified, the server's CPU time not measured.
      *
      * @param server the server
      * @param c      the case
      * @param runs   the measured runs; at least one
      */
     public CaseResult(ServerKind server, NetworkCase c, List<RunOutcome> runs) {
-        this(server, c, runs, null);
+        this(server, c, runs, null, -1);
+    }
+
+    /**
+     * @return the server's CPU time per delivery over the measured runs (per message published
+     *         where nothing subscribes), in nanoseconds; NaN when unknown or the case failed
+     */
+    public double cpuNanosPerDelivery() {
+        if (!passed()) {
+            return Double.NaN;
+        }
+        long deliveries = 0;
+        for (RunOutcome r : runs) {
+            deliveries += r.deliveries() > 0 ? r.deliveries() : r.messages();
+        }
+        return ServerCpu.nanosPer(serverCpuNanos, deliveries);
     }
 
     /** @return whether every run verified */

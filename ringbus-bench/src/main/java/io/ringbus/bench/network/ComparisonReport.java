@@ -11,7 +11,8 @@ import java.util.Map;
 /**
  * The comparison's results as tables and as JSON members. The ratio column is a server's median
  * deliveries per second divided by nats-server's on the same case (1.00 = as fast; absent when
- * nats-server did not run).
+ * nats-server did not run). Beside it the server process's own CPU time per delivery over the
+ * measured runs, and that over nats-server's (below 1.00 = less CPU).
  *
  * @param warmupRuns unmeasured runs per case and server
  * @param runs       measured runs per case and server
@@ -24,7 +25,8 @@ public record ComparisonReport(int warmupRuns, int runs, List<ServerRun> servers
     /** @return the throughput table: one row per case and server, cases grouped */
     public String table() {
         TextTable table = new TextTable("case", "server", "messages", "median ms", "min ms", "max ms",
-                "M msg/s published", "M deliveries/s", "vs " + BASELINE.label());
+                "M msg/s published", "M deliveries/s", "vs " + BASELINE.label(), "server cpu ns/delivery",
+                "cpu vs " + BASELINE.label());
         if (servers.isEmpty()) {
             return table.render();
         }
@@ -33,14 +35,16 @@ public record ComparisonReport(int warmupRuns, int runs, List<ServerRun> servers
                 CaseResult r = server.cases().get(i);
                 if (!r.passed()) {
                     table.row(r.c().label(), server.server().label(), String.format(Locale.ROOT, "%,d", r.c().messages()),
-                            "FAILED", "-", "-", "-", "-", "-");
+                            "FAILED", "-", "-", "-", "-", "-", "-", "-");
                     continue;
                 }
                 Double ratio = ratio(r);
+                Double cpuRatio = cpuRatio(r);
                 table.row(r.c().label(), server.server().label(), String.format(Locale.ROOT, "%,d", r.c().messages()),
                         fmt("%.1f", r.medianMillis()), fmt("%.1f", r.minMillis()), fmt("%.1f", r.maxMillis()),
                         fmt("%.2f", r.medianPublishedPerSecond() / 1e6), fmt("%.2f", r.medianDeliveriesPerSecond() / 1e6),
-                        ratio == null ? "-" : fmt("%.2f", ratio));
+                        ratio == null ? "-" : fmt("%.2f", ratio), fmt("%,.0f", r.cpuNanosPerDelivery()),
+                        cpuRatio == null ? "-" : fmt("%.2f", cpuRatio));
             }
         }
         StringBuilder out = new StringBuilder(table.render());
@@ -85,7 +89,8 @@ public record ComparisonReport(int warmupRuns, int runs, List<ServerRun> servers
                 cases.add(new NetworkResults.CaseRow(r.c().label(), r.c().publishers(), r.c().subscribers(),
                         r.c().payloadBytes(), r.c().messages(), r.c().deliveries(), r.passed(), r.failure(),
                         r.medianMillis(), r.minMillis(), r.maxMillis(), r.medianPublishedPerSecond(),
-                        r.medianDeliveriesPerSecond(), ratio(r), runRows));
+                        r.medianDeliveriesPerSecond(), ratio(r), r.serverCpuNanos() < 0 ? Double.NaN
+                        : r.serverCpuNanos() / 1e6, r.cpuNanosPerDelivery(), cpuRatio(r), runRows));
             }
             rows.add(new NetworkResults.ComparisonServer(server.server().label(), String.join(" ", server.command()),
                     server.peakRssMiB(), new LinkedHashMap<>(server.stats()), cases));
@@ -106,12 +111,27 @@ public record ComparisonReport(int warmupRuns, int runs, List<ServerRun> servers
         return null;
     }
 
+    /** @return the server's CPU per delivery over nats-server's on the same case, null when either is unknown */
+    private Double cpuRatio(CaseResult r) {
+        for (ServerRun server : servers) {
+            if (server.server() == BASELINE) {
+                for (CaseResult b : server.cases()) {
+                    if (b.c().equals(r.c())) {
+                        double ratio = r.cpuNanosPerDelivery() / b.cpuNanosPerDelivery();
+                        return Double.isFinite(ratio) ? ratio : null;
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
     private static String stat(Map<String, Long> stats, String name) {
         Long value = stats.get(name);
         return value == null ? "-" : String.format(Locale.ROOT, "%,d", value);
     }
 
     private static String fmt(String format, double value) {
-        return String.format(Locale.ROOT, format, value);
+        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, format, value);
     }
 }

@@ -11,7 +11,9 @@ import java.util.Set;
 /**
  * The Go client's comparison (and cores sweep) as tables and JSON members. The ratio is a server's
  * figure over nats-server's for the same case and CPU placement in the same run: deliveries/s
- * for throughput (higher is better), p99 for latency (lower is better).
+ * for throughput (higher is better), p99 for latency (lower is better). Beside it the server
+ * process's own CPU time per message over the measured runs, and that over nats-server's (below
+ * 1.00 = less CPU).
  *
  * @param warmupRuns unmeasured runs per case
  * @param runs       measured runs per case
@@ -69,10 +71,24 @@ record GoReport(int warmupRuns, int runs, List<String> notes, List<GoResult> res
         return r.headline() / base.headline();
     }
 
+    /**
+     * @param r a result
+     * @return its CPU per message over nats-server's in the same placement, null when either is unknown
+     */
+    Double cpuRatio(GoResult r) {
+        GoResult base = find(r.plan(), r.c(), ComparisonReport.BASELINE);
+        if (base == null) {
+            return null;
+        }
+        double ratio = r.cpuNanosPerMessage() / base.cpuNanosPerMessage();
+        return Double.isFinite(ratio) ? ratio : null;
+    }
+
     /** @return one row per placement, case and server */
     String table() {
         TextTable table = new TextTable("case", "server", "server cores", "M msg/s published", "M deliveries/s",
-                "p50 us", "p99 us", "vs " + ComparisonReport.BASELINE.label());
+                "p50 us", "p99 us", "vs " + ComparisonReport.BASELINE.label(), "server cpu ns/msg",
+                "cpu vs " + ComparisonReport.BASELINE.label());
         for (CorePlan plan : plans()) {
             for (GoCase c : cases()) {
                 for (ServerKind server : servers()) {
@@ -82,17 +98,21 @@ record GoReport(int warmupRuns, int runs, List<String> notes, List<GoResult> res
                     }
                     String cores = plan.cores() == 0 ? "all" : plan.cores() + (plan.shared() ? " shared" : "");
                     if (!r.passed()) {
-                        table.row(c.label(), server.label(), cores, "FAILED", "-", "-", "-", "-");
+                        table.row(c.label(), server.label(), cores, "FAILED", "-", "-", "-", "-", "-", "-");
                         continue;
                     }
                     Double ratio = ratio(r);
                     String ratioText = ratio == null ? "-" : fmt("%.2f", ratio) + (c.latency() ? " (p99)" : "");
+                    Double cpuRatio = cpuRatio(r);
+                    String cpuText = Double.isNaN(r.cpuNanosPerMessage()) ? "-" : fmt("%,.0f", r.cpuNanosPerMessage());
+                    String cpuRatioText = cpuRatio == null ? "-" : fmt("%.2f", cpuRatio);
                     if (c.latency()) {
                         table.row(c.label(), server.label(), cores, "-", "-", fmt("%.1f", r.median(GoResult::p50Micros)),
-                                fmt("%.1f", r.median(GoResult::p99Micros)), ratioText);
+                                fmt("%.1f", r.median(GoResult::p99Micros)), ratioText, cpuText, cpuRatioText);
                     } else {
                         table.row(c.label(), server.label(), cores, fmt("%.2f", r.median(GoResult::publishedPerSecond) / 1e6),
-                                fmt("%.2f", r.median(GoResult::deliveriesPerSecond) / 1e6), "-", "-", ratioText);
+                                fmt("%.2f", r.median(GoResult::deliveriesPerSecond) / 1e6), "-", "-", ratioText, cpuText,
+                                cpuRatioText);
                     }
                 }
             }
@@ -105,6 +125,24 @@ record GoReport(int warmupRuns, int runs, List<String> notes, List<GoResult> res
             }
         }
         return out.toString();
+    }
+
+    /** @return one row per placement and server: its peak RSS over all the cases it ran */
+    String memoryTable() {
+        TextTable table = new TextTable("server", "server cores", "peak RSS MiB");
+        for (CorePlan plan : plans()) {
+            for (ServerKind server : servers()) {
+                long peak = -1;
+                for (GoResult r : results) {
+                    if (r.plan().equals(plan) && r.server() == server) {
+                        peak = Math.max(peak, r.peakRssKiB());
+                    }
+                }
+                table.row(server.label(), plan.cores() == 0 ? "all" : Integer.toString(plan.cores()),
+                        peak < 0 ? "-" : fmt("%.1f", peak / 1024.0));
+            }
+        }
+        return table.render();
     }
 
     /** @return the cores sweep: M deliveries/s per case and server against the server's cores; empty when one placement */
@@ -146,7 +184,9 @@ record GoReport(int warmupRuns, int runs, List<String> notes, List<GoResult> res
                     r.plan().loadCpus(), r.plan().shared(), r.c().id(), r.c().label(), r.c().latency(), r.passed(),
                     r.failure(), r.peakRssKiB() < 0 ? Double.NaN : r.peakRssKiB() / 1024.0,
                     r.median(GoResult::publishedPerSecond), r.median(GoResult::deliveriesPerSecond),
-                    r.median(GoResult::p50Micros), r.median(GoResult::p99Micros), ratio(r), r.runs()));
+                    r.median(GoResult::p50Micros), r.median(GoResult::p99Micros), ratio(r),
+                    r.serverCpuNanos() < 0 ? Double.NaN : r.serverCpuNanos() / 1e6, r.cpuNanosPerMessage(), cpuRatio(r),
+                    r.runs()));
         }
         return new NetworkResults.Go("nats.go (natsload)", warmupRuns, runs, ComparisonReport.BASELINE.label(), notes,
                 rows);

@@ -15,9 +15,12 @@ import java.util.function.ToDoubleFunction;
  * @param runs       natsload's result per measured run ({@link NatsLoadResult.Throughput} or
  *                   {@link NatsLoadResult.Latency}), each verified
  * @param failure    {@code null}, or what failed (natsload's verdict, a timeout, a crash)
+ * @param serverCpuNanos the server process's user + system CPU time summed over the measured runs
+ *                   (read just before and just after each natsload process), -1 when unknown
  * @param peakRssKiB the server's peak RSS (VmHWM) when its last case ended, -1 when unknown
  */
-record GoResult(ServerKind server, CorePlan plan, GoCase c, List<NatsLoadResult> runs, String failure, long peakRssKiB) {
+record GoResult(ServerKind server, CorePlan plan, GoCase c, List<NatsLoadResult> runs, String failure,
+                long serverCpuNanos, long peakRssKiB) {
     /** Copies the runs. */
     GoResult {
         runs = List.copyOf(runs);
@@ -37,6 +40,34 @@ record GoResult(ServerKind server, CorePlan plan, GoCase c, List<NatsLoadResult>
             return Double.NaN;
         }
         return Median.of(runs.stream().mapToDouble(metric).toArray());
+    }
+
+    /**
+     * @return the server's CPU time per message over the measured runs, in nanoseconds: per delivery,
+     *         per message published where nothing subscribes, per round trip or message sent in a
+     *         latency case; NaN when unknown or the case failed
+     */
+    double cpuNanosPerMessage() {
+        if (!passed()) {
+            return Double.NaN;
+        }
+        long messages = 0;
+        for (NatsLoadResult run : runs) {
+            messages += messagesOf(run);
+        }
+        return ServerCpu.nanosPer(serverCpuNanos, messages);
+    }
+
+    /**
+     * @param run a natsload run
+     * @return what the server's CPU time of the run is divided by (see {@link #cpuNanosPerMessage})
+     */
+    static long messagesOf(NatsLoadResult run) {
+        return switch (run) {
+            case NatsLoadResult.Throughput t -> t.deliveries() > 0 ? t.deliveries() : t.messages();
+            case NatsLoadResult.Latency l -> l.messages();
+            default -> 0;
+        };
     }
 
     /** @return the headline figure: median deliveries/s, or p99 in microseconds for a latency case */

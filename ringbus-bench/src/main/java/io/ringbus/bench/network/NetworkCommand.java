@@ -20,7 +20,8 @@ import java.util.concurrent.Callable;
 
 /**
  * The {@code network} subcommand: ringbus-server against nats-server over TCP with the same
- * jnats workload, each server a separate process measured alone (throughput and peak RSS), then
+ * jnats workload, each server a separate process measured alone (throughput, its own CPU time per
+ * delivery and peak RSS), then
  * the overload runs (see {@link OverloadRunner}). Exit code 0 when everything verified, 2 when a
  * run lost, duplicated or reordered a message or timed out, 1 when a server could not be run.
  */
@@ -201,10 +202,12 @@ public final class NetworkCommand implements Callable<Integer> {
         }
         Path dir = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("ringbus-network-");
         JvmDescription jvm = JvmDescription.current();
+        ServerCpu cpu = ServerCpu.ofThisMachine();
         System.out.println(jvm.headline());
         System.out.printf(Locale.ROOT, "network scenario: jnats clients in this JVM, servers as separate processes on"
-                        + " 127.0.0.1; %d warm-up + %d measured runs per case and server; logs in %s%n",
-                warmup, runs, dir);
+                        + " 127.0.0.1; %d warm-up + %d measured runs per case and server; logs in %s%n"
+                        + "  server cpu: the server process's user + system time (/proc/<pid>/stat, %d ticks/s) over"
+                        + " the measured runs, per delivery%n", warmup, runs, dir, cpu.ticksPerSecond());
         ComparisonReport comparison = null;
         GoReport go = null;
         OverloadReport overload = null;
@@ -213,10 +216,12 @@ public final class NetworkCommand implements Callable<Integer> {
                 System.out.println("Go client: natsload " + load.binary() + " (nats.go), its own process");
                 notes.forEach(n -> System.out.println("  note: " + n));
                 GoComparison runner = new GoComparison(binaries, load, warmup, runs, ringbusHeap, ringbusJvmArgs,
-                        timeout, dir, System.out);
+                        timeout, dir, System.out, cpu);
                 go = new GoReport(warmup, runs, notes, runner.run(kinds, plans, goCases));
                 System.out.println();
                 System.out.print(go.table());
+                System.out.println();
+                System.out.print(go.memoryTable());
                 String sweep = go.sweepTable();
                 if (!sweep.isEmpty()) {
                     System.out.println();
@@ -226,7 +231,7 @@ public final class NetworkCommand implements Callable<Integer> {
             }
             if (only != Part.OVERLOAD && client != Client.GO) {
                 NetworkComparison runner = new NetworkComparison(binaries, workload, warmup, runs, ringbusHeap,
-                        ringbusJvmArgs, ringbusConfig, dir, System.out);
+                        ringbusJvmArgs, ringbusConfig, dir, System.out, cpu);
                 comparison = new ComparisonReport(warmup, runs, runner.run(kinds, cases));
                 System.out.println();
                 System.out.print(comparison.table());

@@ -54,13 +54,17 @@ public record NetworkResults(String scenario, JvmDescription.Vm jvm, int cores, 
      * @param medianP50Micros           median over the runs, NaN when not measured
      * @param medianP99Micros           median over the runs, NaN when not measured
      * @param ratioToBaseline           headline over nats-server's, {@code null} when there is none
+     * @param serverCpuMs               the server's user + system CPU time over the measured runs, NaN when unknown
+     * @param serverCpuNanosPerMessage  that per delivery (per message published where nothing subscribes, per
+     *                                  round trip or message sent in a latency case), NaN when unknown
+     * @param cpuRatioToBaseline        that over nats-server's, {@code null} when there is none
      * @param runs                      natsload's result per measured run
      */
     public record GoRow(String server, int cores, String serverCpus, String loadCpus, boolean sharedCpus, String id,
                         @JsonProperty("case") String caseLabel, boolean latency, boolean verified, String failure,
                         double peakRssMiB, double medianPublishedPerSecond, double medianDeliveriesPerSecond,
-                        double medianP50Micros, double medianP99Micros, Double ratioToBaseline,
-                        List<NatsLoadResult> runs) {
+                        double medianP50Micros, double medianP99Micros, Double ratioToBaseline, double serverCpuMs,
+                        double serverCpuNanosPerMessage, Double cpuRatioToBaseline, List<NatsLoadResult> runs) {
     }
 
     /**
@@ -98,12 +102,17 @@ public record NetworkResults(String scenario, JvmDescription.Vm jvm, int cores, 
      * @param medianPublishedPerSecond  median over the runs
      * @param medianDeliveriesPerSecond median over the runs
      * @param ratioToBaseline           deliveries/s over nats-server's, {@code null} when there is none
+     * @param serverCpuMs               the server's user + system CPU time over the measured runs, NaN when unknown
+     * @param serverCpuNanosPerDelivery that per delivery (per message published where nothing subscribes), NaN
+     *                                  when unknown
+     * @param cpuRatioToBaseline        that over nats-server's, {@code null} when there is none
      * @param runs                      each measured run
      */
     public record CaseRow(@JsonProperty("case") String caseLabel, int publishers, int subscribers, int payloadBytes,
                           long messages, long deliveries, boolean verified, String failure, double medianMs,
                           double minMs, double maxMs, double medianPublishedPerSecond,
-                          double medianDeliveriesPerSecond, Double ratioToBaseline, List<Run> runs) {
+                          double medianDeliveriesPerSecond, Double ratioToBaseline, double serverCpuMs,
+                          double serverCpuNanosPerDelivery, Double cpuRatioToBaseline, List<Run> runs) {
     }
 
     /**

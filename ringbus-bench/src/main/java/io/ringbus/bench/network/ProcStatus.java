@@ -31,20 +31,9 @@ public final class ProcStatus {
     }
 
     /**
-     * The process's own CPU time: user plus system ({@code utime + stime} of {@code /proc/<pid>/stat},
-     * in clock ticks of 10 ms, the {@code CLK_TCK} of every Linux build this runs on).
-     *
      * @param pid a process id
-     * @return user + system CPU time in milliseconds, or -1 when not readable
-     */
-    public static long cpuMillis(long pid) {
-        long ticks = cpuTicks(pid);
-        return ticks < 0 ? -1 : ticks * 10;
-    }
-
-    /**
-     * @param pid a process id
-     * @return its user + system CPU time in clock ticks ({@link #cpuTicksOf}), or -1 when not readable
+     * @return its user + system CPU time in clock ticks ({@link #cpuTicksOf}; {@link ServerCpu} turns
+     *         them into time), or -1 when not readable
      */
     public static long cpuTicks(long pid) {
         try {

@@ -71,6 +71,25 @@ record TlsCase(String id, String label, String unit, List<String> args) {
 
     /**
      * @param run natsload's result of this case
+     * @return what the server did in the run, which its CPU time is divided by: deliveries (messages
+     *         published where nothing subscribes), or connections opened and closed, the unmeasured
+     *         warm-up ones included; 0 for any other result
+     */
+    long operations(NatsLoadResult run) {
+        return switch (run) {
+            case NatsLoadResult.Throughput t -> t.deliveries() > 0 ? t.deliveries() : t.messages();
+            case NatsLoadResult.Connect c -> c.connections() + warmConnects();
+            default -> 0;
+        };
+    }
+
+    private long warmConnects() {
+        int at = args.indexOf("-warmup");
+        return at < 0 || at + 1 >= args.size() ? 0 : Long.parseLong(args.get(at + 1));
+    }
+
+    /**
+     * @param run natsload's result of this case
      * @return {@code null} when the run verified, else why not
      */
     static String verdict(NatsLoadResult run) {

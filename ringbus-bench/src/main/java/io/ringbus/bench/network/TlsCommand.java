@@ -130,7 +130,7 @@ public final class TlsCommand implements Callable<Integer> {
             return 1;
         }
         TlsComparison comparison = new TlsComparison(binaries, load, certificates, tlsProvider, ringbusHeap, warmup,
-                runs, timeout, dir, out);
+                runs, timeout, dir, out, ServerCpu.ofThisMachine());
         List<TlsResults.Row> rows = new ArrayList<>();
         try {
             rows.addAll(comparison.run(kinds, true, cases));

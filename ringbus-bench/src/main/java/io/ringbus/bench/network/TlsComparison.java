@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * One transport of the {@code tls} scenario: every server started at once (TLS with the same
  * certificate, or plaintext), then each case's runs made against them in turn, the servers'
  * order alternating from run to run, so that a busy moment of a shared machine weighs on both
- * alike. Every run is a fresh natsload process with fresh connections and subject.
+ * alike. Every run is a fresh natsload process with fresh connections and subject. Each server's own
+ * CPU time is read around each of its measured runs (the other server idles meanwhile).
  */
 final class TlsComparison {
     private static final Pattern PROVIDER = Pattern.compile("TLS provider: (.+)");
@@ -33,6 +34,7 @@ final class TlsComparison {
     private final Duration timeout;
     private final Path workDir;
     private final PrintStream progress;
+    private final ServerCpu cpu;
     private String ringbusProvider;
 
     /**
@@ -46,9 +48,11 @@ final class TlsComparison {
      * @param timeout      longest one natsload run may take
      * @param workDir      where configuration files and logs go
      * @param progress     one line per run
+     * @param cpu          reads the servers' CPU time
      */
     TlsComparison(ServerBinaries binaries, NatsLoad load, ThrowawayCertificates certificates, String provider,
-                  String ringbusHeap, int warmupRuns, int runs, Duration timeout, Path workDir, PrintStream progress) {
+                  String ringbusHeap, int warmupRuns, int runs, Duration timeout, Path workDir, PrintStream progress,
+                  ServerCpu cpu) {
         if (warmupRuns < 0 || runs < 1) {
             throw new IllegalArgumentException("warmup must be >= 0 and runs >= 1: warmup=" + warmupRuns + ", runs=" + runs);
         }
@@ -62,6 +66,7 @@ final class TlsComparison {
         this.timeout = timeout;
         this.workDir = workDir;
         this.progress = progress;
+        this.cpu = cpu;
     }
 
     /** @return the TLS provider ringbus-server logged in the last TLS run, or {@code null} */
@@ -92,8 +97,11 @@ final class TlsComparison {
             for (TlsCase c : cases) {
                 Map<ServerKind, List<Double>> figures = new LinkedHashMap<>();
                 Map<ServerKind, String> failures = new LinkedHashMap<>();
+                // per server: CPU nanoseconds (-1 once unknown) and operations over the measured runs
+                Map<ServerKind, long[]> cpuTally = new LinkedHashMap<>();
                 for (ServerKind kind : servers) {
                     figures.put(kind, new ArrayList<>());
+                    cpuTally.put(kind, new long[2]);
                 }
                 for (int i = 0; i < warmupRuns + runs; i++) {
                     List<ServerKind> order = new ArrayList<>(servers);
@@ -105,7 +113,8 @@ final class TlsComparison {
                             continue;
                         }
                         String subject = "tls." + transport + "." + serial++;
-                        String failure = runOnce(started.get(kind), kind, tls, c, i, subject, figures.get(kind));
+                        String failure = runOnce(started.get(kind), kind, tls, c, i, subject, figures.get(kind),
+                                cpuTally.get(kind));
                         if (failure != null) {
                             failures.put(kind, failure);
                         }
@@ -116,8 +125,10 @@ final class TlsComparison {
                     List<Double> measured = figures.get(kind);
                     double median = failure != null ? Double.NaN
                             : Median.of(measured.stream().mapToDouble(Double::doubleValue).toArray());
+                    long[] tally = cpuTally.get(kind);
+                    double cpuPerOp = failure != null ? Double.NaN : ServerCpu.nanosPer(tally[0], tally[1]);
                     rows.add(new TlsResults.Row(transport, c.id(), c.label(), c.unit(), kind.label(), measured, median,
-                            Double.NaN, failure));
+                            Double.NaN, cpuPerOp, Double.NaN, failure));
                 }
             }
             ServerProcess ringbus = started.get(ServerKind.RINGBUS);
@@ -134,9 +145,12 @@ final class TlsComparison {
         }
     }
 
-    /** @return {@code null} after a verified run (its figure added when measured), else why it failed */
+    /**
+     * @param cpuTally the server's CPU nanoseconds (-1 once unknown) and operations so far, added to when measured
+     * @return {@code null} after a verified run (its figure added when measured), else why it failed
+     */
     private String runOnce(ServerProcess server, ServerKind kind, boolean tls, TlsCase c, int i, String subject,
-                           List<Double> measured) throws InterruptedException {
+                           List<Double> measured, long[] cpuTally) throws InterruptedException {
         List<String> args = new ArrayList<>(List.of("-url", server.url(), "-subject", subject,
                 "-timeout", timeout.toSeconds() + "s"));
         if (tls) {
@@ -146,8 +160,11 @@ final class TlsComparison {
         Path log = workDir.resolve("natsload-" + kind.label() + "-" + (tls ? "tls" : "plain") + ".log");
         String failure;
         NatsLoadResult result = null;
+        long nanos = -1;
         try {
+            long before = cpu.ticks(server.pid());
             result = load.run(NatsLoadResult.class, null, args, timeout.plusSeconds(30), log);
+            nanos = cpu.nanos(before, cpu.ticks(server.pid()));
             failure = TlsCase.verdict(result);
         } catch (IOException e) {
             failure = e.getMessage();
@@ -160,12 +177,15 @@ final class TlsComparison {
         }
         boolean isMeasured = i >= warmupRuns;
         double figure = c.figure(result);
+        long operations = c.operations(result);
         if (isMeasured) {
             measured.add(figure);
+            cpuTally[0] = cpuTally[0] < 0 || nanos < 0 ? -1 : cpuTally[0] + nanos;
+            cpuTally[1] += operations;
         }
-        progress.printf(Locale.ROOT, "  %-5s %-15s %-22s %-7s %d/%d %,12.0f %s%n", transport, kind.label(), c.label(),
-                isMeasured ? "run" : "warm-up", isMeasured ? i - warmupRuns + 1 : i + 1,
-                isMeasured ? runs : warmupRuns, figure, c.unit());
+        progress.printf(Locale.ROOT, "  %-5s %-15s %-22s %-7s %d/%d %,12.0f %s  server cpu %,8.0f ns/op%n", transport,
+                kind.label(), c.label(), isMeasured ? "run" : "warm-up", isMeasured ? i - warmupRuns + 1 : i + 1,
+                isMeasured ? runs : warmupRuns, figure, c.unit(), ServerCpu.nanosPer(nanos, operations));
         return null;
     }
 }

@@ -26,8 +26,10 @@ final class TlsReport {
             TlsResults.Row nats = ServerKind.RINGBUS.label().equals(r.server()) ? peerOf(rows, r) : null;
             double ratio = nats == null || nats.failure() != null || r.failure() != null ? Double.NaN
                     : r.median() / nats.median();
+            double cpuRatio = nats == null ? Double.NaN : r.cpuNanosPerOp() / nats.cpuNanosPerOp();
             out.add(new TlsResults.Row(r.transport(), r.caseId(), r.caseLabel(), r.unit(), r.server(), r.runs(),
-                    r.median(), ratio, r.failure()));
+                    r.median(), ratio, r.cpuNanosPerOp(), Double.isFinite(cpuRatio) ? cpuRatio : Double.NaN,
+                    r.failure()));
         }
         this.rows = List.copyOf(out);
         this.goal = judge(this.rows);
@@ -66,12 +68,17 @@ final class TlsReport {
         return rows;
     }
 
-    /** @return the table: per case, both servers over TLS and in plaintext, and the ratios; then the goal */
+    /**
+     * @return the table: per case, both servers over TLS and in plaintext, and the ratios; then each
+     *         server's CPU per operation (ns per delivery or per connection) and ringbus over nats; then the goal
+     */
     String text() {
         boolean plain = rows.stream().anyMatch(r -> PLAIN.equals(r.transport()));
-        List<String> header = new ArrayList<>(List.of("case", "unit", "nats TLS", "ringbus TLS", "ratio TLS"));
+        List<String> header = new ArrayList<>(List.of("case", "unit", "nats TLS", "ringbus TLS", "ratio TLS",
+                "nats cpu ns/op TLS", "ringbus cpu ns/op TLS", "cpu ratio TLS"));
         if (plain) {
-            header.addAll(List.of("nats plain", "ringbus plain", "ratio plain"));
+            header.addAll(List.of("nats plain", "ringbus plain", "ratio plain", "nats cpu ns/op plain",
+                    "ringbus cpu ns/op plain", "cpu ratio plain"));
         }
         TextTable table = new TextTable(header.toArray(String[]::new));
         List<String> cases = new ArrayList<>();
@@ -90,6 +97,10 @@ final class TlsReport {
                 cells.add(figure(ringbus));
                 cells.add(ringbus == null || Double.isNaN(ringbus.ratioToNats()) ? "-"
                         : String.format(Locale.ROOT, "%.2fx", ringbus.ratioToNats()));
+                cells.add(cpu(nats));
+                cells.add(cpu(ringbus));
+                cells.add(ringbus == null || Double.isNaN(ringbus.cpuRatioToNats()) ? "-"
+                        : String.format(Locale.ROOT, "%.2fx", ringbus.cpuRatioToNats()));
             }
             table.row(cells.toArray(String[]::new));
         }
@@ -104,6 +115,11 @@ final class TlsReport {
             }
         }
         return null;
+    }
+
+    private static String cpu(TlsResults.Row r) {
+        return r == null || r.failure() != null || Double.isNaN(r.cpuNanosPerOp()) ? "-"
+                : String.format(Locale.ROOT, "%,.0f", r.cpuNanosPerOp());
     }
 
     private static String figure(TlsResults.Row r) {

@@ -57,10 +57,16 @@ public record TlsResults(String scenario, JvmDescription.Vm jvm, int cores, Mach
      * @param median      their median, NaN when the case failed
      * @param ratioToNats ringbus-server's median over nats-server's in the same transport and case (NaN for
      *                    nats-server's rows, or when either failed)
+     * @param cpuNanosPerOp  the server process's user + system CPU time over the measured runs, per delivery
+     *                    (throughput cases) or per connection opened and closed (connection cases, the
+     *                    warm-up connections of each run counted); NaN when unknown
+     * @param cpuRatioToNats ringbus-server's CPU per operation over nats-server's (NaN for nats-server's rows,
+     *                    or when either is unknown)
      * @param failure     what failed, or {@code null}
      */
     public record Row(String transport, String caseId, String caseLabel, String unit, String server, List<Double> runs,
-                      double median, double ratioToNats, String failure) {
+                      double median, double ratioToNats, double cpuNanosPerOp, double cpuRatioToNats,
+                      String failure) {
     }
 
     /**

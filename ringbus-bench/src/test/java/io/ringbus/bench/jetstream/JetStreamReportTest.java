@@ -131,17 +131,6 @@ class JetStreamReportTest {
     }
 
     @Test
-    void dividesTheServersTicksByItsOperations() {
-        ServerCpu cpu = new ServerCpu(100);
-
-        assertThat(cpu.microsPerMessage(1_000, 1_250, 50_000)).as("2.5 s over 50,000").isEqualTo(50.0);
-        assertThat(cpu.microsPerMessage(-1, 1_250, 50_000)).isNaN();
-        assertThat(cpu.microsPerMessage(1_000, 1_250, 0)).isNaN();
-        assertThatThrownBy(() -> new ServerCpu(0)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("ticksPerSecond=0");
-    }
-
-    @Test
     void aFailedStepIsToldByTheLastLineOfItsStderr() {
         String exit = "jsbench exited with code 1: /tmp/jsbench -url nats://127.0.0.1:1 -mode kvbucket\n"
                 + "jsbench: earlier\njsbench: create bucket BENCH: nats: key-value requires at least server version 2.6.2";

@@ -89,16 +89,37 @@ class NetworkScenarioSmokeTest {
     }
 
     @Test
-    void comparisonDividesByNatsServer() {
+    void comparisonDividesThroughputAndServerCpuByNatsServers() {
+        NetworkCase c = new NetworkCase(1, 1, 16, 1_000);
+        ServerRun ringbus = new ServerRun(ServerKind.RINGBUS, List.of("x"), 2048, Map.of(),
+                List.of(new CaseResult(ServerKind.RINGBUS, c, List.of(new RunOutcome(1_000_000, 2_000_000, 1_000, 1_000)),
+                        null, 3_000_000)));
+        ServerRun nats = new ServerRun(ServerKind.NATS, List.of("y"), 1024, Map.of(),
+                List.of(new CaseResult(ServerKind.NATS, c, List.of(new RunOutcome(1_000_000, 1_000_000, 1_000, 1_000)),
+                        null, 1_500_000)));
+        ComparisonReport report = new ComparisonReport(0, 1, List.of(ringbus, nats));
+
+        String table = report.table();
+
+        assertThat(table).as("half the deliveries/s, 3,000 ns of CPU per delivery: twice nats-server's")
+                .containsPattern("ringbus-server .* 0\\.50 +3,000 +2\\.00\\n")
+                .containsPattern("nats-server .* 1\\.00 +1,500 +1\\.00\\n");
+        NetworkResults.CaseRow row = report.section().servers().getFirst().cases().getFirst();
+        assertThat(row.serverCpuMs()).isEqualTo(3.0);
+        assertThat(row.serverCpuNanosPerDelivery()).isEqualTo(3_000.0);
+        assertThat(row.cpuRatioToBaseline()).isEqualTo(2.0);
+    }
+
+    @Test
+    void unknownServerCpuLeavesTheCpuColumnsEmpty() {
         NetworkCase c = new NetworkCase(1, 1, 16, 1_000);
         ServerRun ringbus = new ServerRun(ServerKind.RINGBUS, List.of("x"), 2048, Map.of(),
                 List.of(new CaseResult(ServerKind.RINGBUS, c, List.of(new RunOutcome(1_000_000, 2_000_000, 1_000, 1_000)))));
-        ServerRun nats = new ServerRun(ServerKind.NATS, List.of("y"), 1024, Map.of(),
-                List.of(new CaseResult(ServerKind.NATS, c, List.of(new RunOutcome(1_000_000, 1_000_000, 1_000, 1_000)))));
 
-        String table = new ComparisonReport(0, 1, List.of(ringbus, nats)).table();
+        ComparisonReport report = new ComparisonReport(0, 1, List.of(ringbus));
 
-        assertThat(table).containsPattern("ringbus-server .* 0\\.50\\n").containsPattern("nats-server .* 1\\.00\\n");
+        assertThat(report.table()).containsPattern("ringbus-server .* - +- +-\\n");
+        assertThat(report.section().servers().getFirst().cases().getFirst().serverCpuNanosPerDelivery()).isNaN();
     }
 
     @Test

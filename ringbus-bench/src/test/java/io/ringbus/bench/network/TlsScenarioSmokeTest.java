@@ -68,7 +68,10 @@ class TlsScenarioSmokeTest {
         assertThat(report.rows().get(0).ratioToNats()).isEqualTo(0.5);
         assertThat(report.rows().get(1).ratioToNats()).isNaN();
         assertThat(report.rows().get(2).ratioToNats()).isEqualTo(1.5);
-        assertThat(report.text()).contains("0.50x").contains("1.50x").contains("lowest 0.50x (1->1 16 B), NOT met");
+        assertThat(report.rows().get(0).cpuRatioToNats()).as("twice the CPU per delivery").isEqualTo(2.0);
+        assertThat(report.rows().get(1).cpuRatioToNats()).isNaN();
+        assertThat(report.text()).contains("0.50x").contains("1.50x").contains("2.00x")
+                .contains("lowest 0.50x (1->1 16 B), NOT met");
         TlsResults doc = report.document(new TlsResults(TlsResults.SCENARIO, null, 2, null, null, List.of(), null));
         assertThat(doc.goal().met()).isFalse();
         assertThat(ResultCharts.chart(ResultCharts.read(ResultsJson.write(doc))).render()).contains("0.50x");
@@ -76,7 +79,7 @@ class TlsScenarioSmokeTest {
 
     private static TlsResults.Row row(String transport, ServerKind server, double perSecond) {
         return new TlsResults.Row(transport, "1x1x16", "1->1 16 B", TlsCase.DELIVERIES, server.label(),
-                List.of(perSecond), perSecond, Double.NaN, null);
+                List.of(perSecond), perSecond, Double.NaN, 1e9 / perSecond, Double.NaN, null);
     }
 
     /** Builds natsload from this module's source as bin/bench does (GOPATH mode, Debian's nats.go). */
