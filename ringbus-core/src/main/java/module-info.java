@@ -1,11 +1,13 @@
 /**
  * ringbus-core: the in-process event broker.
  *
- * <p>Only {@code io.ringbus.core} is exported; everything under {@code io.ringbus.core.internal}
- * is implementation and may change without notice.
+ * <p>Only {@code io.ringbus.core} is exported to everyone; everything under {@code io.ringbus.core.internal}
+ * is implementation and may change without notice. {@code io.ringbus.core.wire} (the NATS wire
+ * codec: header blocks, header names, PubAck JSON) is exported to the ringbus modules alone.
  */
 // micrometer-core 1.16 has no module descriptor: its Automatic-Module-Name is micrometer.core.
-@SuppressWarnings("requires-automatic")
+// The qualified exports name modules built after this one: javac cannot find them here ("module").
+@SuppressWarnings({"requires-automatic", "module"})
 module io.ringbus.core {
     requires com.lmax.disruptor;
     requires org.jctools.core;
@@ -18,4 +20,5 @@ module io.ringbus.core {
     requires jdk.management;
 
     exports io.ringbus.core;
+    exports io.ringbus.core.wire to io.ringbus.server, io.ringbus.federation, io.ringbus.jetstream;
 }

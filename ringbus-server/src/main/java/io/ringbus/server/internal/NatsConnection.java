@@ -20,6 +20,7 @@ import io.ringbus.core.StorageException;
 import io.ringbus.core.Subject;
 import io.ringbus.core.SubscribeOptions;
 import io.ringbus.core.Subscription;
+import io.ringbus.core.wire.NatsHeaderBlock;
 import io.ringbus.server.AuthFailure;
 import io.ringbus.server.AuthRequest;
 import io.ringbus.server.Identity;
@@ -608,7 +609,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         payload.getBytes(payload.readerIndex(), data);
         // Forwarded byte for byte (status line, spacing, empty blocks), as nats-server does.
         return permittedUnlessRetried(subject,
-                publish(subject, replyTo, Headers.fromNatsBlock(block), data, block.length + data.length));
+                publish(subject, replyTo, NatsHeaderBlock.wrap(block), data, block.length + data.length));
     }
 
     /** @param size header and payload bytes, as NATS counts {@code in_bytes} */

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.ringbus.core.Headers;
 import io.ringbus.core.Message;
+import io.ringbus.core.wire.NatsHeaderBlock;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -184,7 +185,7 @@ final class Outbound {
         if (block != null) {
             return block;
         }
-        return headers.isEmpty() ? null : encodeHeaders(headers, null);
+        return headers.isEmpty() ? null : NatsHeaderBlock.encode(headers, null);
     }
 
     /** Publishing thread: past the stall mark. Starts the write-deadline clock; slows the publisher. */
@@ -527,7 +528,7 @@ final class Outbound {
      * @return the whole message, to hand to {@link #enqueueControl}
      */
     static byte[] encodeStatusMessage(String subject, byte[] sid, String status) {
-        byte[] block = encodeHeaders(Headers.EMPTY, status);
+        byte[] block = NatsHeaderBlock.encode(Headers.EMPTY, status);
         byte[] to = SubjectCodec.encode(subject);
         String sizes = " " + block.length + " " + block.length + "\r\n";
         ByteArrayOutputStream out = new ByteArrayOutputStream(64 + to.length + sid.length);
@@ -540,24 +541,5 @@ final class Outbound {
         out.write('\r');
         out.write('\n');
         return out.toByteArray();
-    }
-
-    /**
-     * Encodes a NATS header block: {@code NATS/1.0[ status]\r\n(Name: value\r\n)*\r\n}.
-     *
-     * @param status a status line suffix such as {@code "503"}, or {@code null}
-     */
-    static byte[] encodeHeaders(Headers headers, String status) {
-        StringBuilder block = new StringBuilder(64).append("NATS/1.0");
-        if (status != null) {
-            block.append(' ').append(status);
-        }
-        block.append("\r\n");
-        for (String name : headers.names()) {
-            for (String value : headers.all(name)) {
-                block.append(name).append(": ").append(value).append("\r\n");
-            }
-        }
-        return block.append("\r\n").toString().getBytes(StandardCharsets.UTF_8);
     }
 }
