@@ -3,7 +3,8 @@
  *
  * <p>Only {@code io.ringbus.core} is exported to everyone; everything under {@code io.ringbus.core.internal}
  * is implementation and may change without notice. {@code io.ringbus.core.wire} (the NATS wire
- * codec: header blocks, header names, PubAck JSON) is exported to the ringbus modules alone.
+ * codec: header blocks, header names, PubAck JSON) and {@code io.ringbus.core.memory} (byte
+ * budgets) are exported to the ringbus modules alone.
  */
 // micrometer-core 1.16 has no module descriptor: its Automatic-Module-Name is micrometer.core.
 // The qualified exports name modules built after this one: javac cannot find them here ("module").
@@ -21,4 +22,5 @@ module io.ringbus.core {
 
     exports io.ringbus.core;
     exports io.ringbus.core.wire to io.ringbus.server, io.ringbus.federation, io.ringbus.jetstream;
+    exports io.ringbus.core.memory to io.ringbus.server, io.ringbus.federation, io.ringbus.jetstream;
 }
