@@ -1,6 +1,8 @@
 package io.ringbus.core;
 
-import io.ringbus.core.internal.filter.NatsHeaderLines;
+import io.ringbus.core.internal.HeadersAccess;
+import io.ringbus.core.wire.NatsHeaderBlock;
+import io.ringbus.core.wire.NatsHeaderLines;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -16,11 +18,17 @@ import java.util.Set;
  *
  * <p>Headers that arrived over the NATS protocol keep the block exactly as received
  * ({@link #natsBlock()}: status line, spacing, empty blocks), so that a network front forwards
- * them byte for byte; their names and values are parsed from it on first use.
+ * them byte for byte; their names and values are parsed from it on first use, skipping the lines
+ * that are not valid headers, as NATS clients do.
  */
 public final class Headers {
     /** No headers. */
     public static final Headers EMPTY = new Headers(Map.of(), null);
+
+    static {
+        // The wire codec (io.ringbus.core.wire.NatsHeaderBlock) alone makes headers over a NATS block.
+        HeadersAccess.install(block -> new Headers(null, block));
+    }
 
     /** Parsed on first use when made from a NATS block (a benign race: every parse gives the same). */
     private volatile Map<String, List<String>> values;
@@ -42,23 +50,6 @@ public final class Headers {
     }
 
     /**
-     * Headers as a NATS client sent them, normally {@code NATS/1.0[ status][ description]\r\n(Name: value\r\n)*\r\n}.
-     * The block is kept as is, whatever it holds (and must not be modified afterwards); its first
-     * line is the version line, and the lines after it that are not valid headers are skipped
-     * when the names and values are read, as NATS clients do.
-     *
-     * @param block the header block
-     * @return the headers
-     * @throws IllegalArgumentException when the block is null
-     */
-    public static Headers fromNatsBlock(byte[] block) {
-        if (block == null) {
-            throw new IllegalArgumentException("a NATS header block must not be null");
-        }
-        return new Headers(null, block);
-    }
-
-    /**
      * @return the block exactly as received over the NATS protocol, or {@code null} for headers
      *         built in-process; the caller must not modify it
      */
@@ -72,16 +63,7 @@ public final class Headers {
      *         not modify it
      */
     public byte[] toNatsBlock() {
-        if (natsBlock != null) {
-            return natsBlock;
-        }
-        StringBuilder block = new StringBuilder(64).append("NATS/1.0\r\n");
-        for (String name : names()) {
-            for (String value : all(name)) {
-                block.append(name).append(": ").append(value).append("\r\n");
-            }
-        }
-        return block.append("\r\n").toString().getBytes(StandardCharsets.UTF_8);
+        return NatsHeaderBlock.encode(this);
     }
 
     /**
@@ -89,52 +71,16 @@ public final class Headers {
      *         or {@code null} when there is none
      */
     public String status() {
-        if (natsBlock == null || natsBlock.length < 8
-                || !new String(natsBlock, 0, 8, StandardCharsets.ISO_8859_1).equals("NATS/1.0")) {
-            return null;
-        }
-        int end = 8;
-        while (end < natsBlock.length && natsBlock[end] != '\r' && natsBlock[end] != '\n') {
-            end++;
-        }
-        String rest = new String(natsBlock, 8, end - 8, StandardCharsets.UTF_8).trim();
-        if (rest.isEmpty()) {
-            return null;
-        }
-        int space = rest.indexOf(' ');
-        return space < 0 ? rest : rest.substring(0, space);
+        return NatsHeaderBlock.status(natsBlock);
     }
 
     private Map<String, List<String>> values() {
         Map<String, List<String>> map = values;
         if (map == null) {
-            map = parse(natsBlock);
+            map = NatsHeaderBlock.read(natsBlock).values;
             values = map;
         }
         return map;
-    }
-
-    private static Map<String, List<String>> parse(byte[] block) {
-        String text = new String(block, StandardCharsets.UTF_8);
-        Builder builder = builder();
-        // Lines end with CRLF (a lone CR or LF stays inside its line and makes it invalid); the
-        // first is the version line.
-        int start = text.indexOf("\r\n");
-        while (start >= 0) {
-            start += 2;
-            int end = text.indexOf("\r\n", start);
-            String line = text.substring(start, end < 0 ? text.length() : end);
-            int colon = line.indexOf(':');
-            if (colon > 0) {
-                try {
-                    builder.add(line.substring(0, colon).trim(), line.substring(colon + 1).trim());
-                } catch (IllegalArgumentException badHeader) {
-                    // Not a valid header line: skipped, as NATS clients skip it; the block keeps it.
-                }
-            }
-            start = end;
-        }
-        return builder.build().values;
     }
 
     /**

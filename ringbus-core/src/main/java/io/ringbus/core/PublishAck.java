@@ -10,23 +10,4 @@ package io.ringbus.core;
  *                  duplicate window: nothing new was stored and {@code sequence} is the earlier one's
  */
 public record PublishAck(String stream, long sequence, boolean duplicate) {
-    /**
-     * @return JetStream's PubAck JSON for this acknowledgement, as jnats and nats.go parse it:
-     *         {@code {"stream":"ORDERS","seq":7}} (with {@code "duplicate":true} when it is one)
-     */
-    public String toJson() {
-        StringBuilder json = new StringBuilder(48).append("{\"stream\":\"");
-        for (int i = 0; i < stream.length(); i++) {
-            char c = stream.charAt(i);
-            if (c == '"' || c == '\\') {
-                json.append('\\');
-            }
-            json.append(c);
-        }
-        json.append("\",\"seq\":").append(sequence);
-        if (duplicate) {
-            json.append(",\"duplicate\":true");
-        }
-        return json.append('}').toString();
-    }
 }

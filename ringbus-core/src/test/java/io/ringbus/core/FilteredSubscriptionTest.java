@@ -1,5 +1,6 @@
 package io.ringbus.core;
 
+import io.ringbus.core.wire.NatsHeaderBlock;
 import io.ringbus.testkit.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -211,7 +212,7 @@ class FilteredSubscriptionTest {
             for (int m = 0; m < messages; m++) {
                 Headers headers = switch (m % 4) {
                     case 0 -> Headers.of("region", "r" + m % 10, "amount", String.valueOf(m % 20));
-                    case 1 -> Headers.fromNatsBlock(("NATS/1.0\r\nregion: r" + m % 10 + "\r\namount: " + m % 20
+                    case 1 -> NatsHeaderBlock.wrap(("NATS/1.0\r\nregion: r" + m % 10 + "\r\namount: " + m % 20
                             + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
                     case 2 -> Headers.of("amount", "50"); // no region: nobody
                     default -> Headers.of("region", "r" + m % 10, "region", "all", "amount", "99"); // two values

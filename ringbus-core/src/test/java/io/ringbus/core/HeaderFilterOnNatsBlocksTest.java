@@ -1,5 +1,6 @@
 package io.ringbus.core;
 
+import io.ringbus.core.wire.NatsHeaderBlock;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -70,10 +71,10 @@ class HeaderFilterOnNatsBlocksTest {
     }
 
     private static void assertSameDecisions(String text) {
-        Headers fromBlock = Headers.fromNatsBlock(text.getBytes(StandardCharsets.US_ASCII));
+        Headers fromBlock = NatsHeaderBlock.wrap(text.getBytes(StandardCharsets.US_ASCII));
         Headers.Builder parsed = Headers.builder();
-        for (String name : Headers.fromNatsBlock(text.getBytes(StandardCharsets.US_ASCII)).names()) {
-            for (String value : Headers.fromNatsBlock(text.getBytes(StandardCharsets.US_ASCII)).all(name)) {
+        for (String name : NatsHeaderBlock.wrap(text.getBytes(StandardCharsets.US_ASCII)).names()) {
+            for (String value : NatsHeaderBlock.wrap(text.getBytes(StandardCharsets.US_ASCII)).all(name)) {
                 parsed.add(name, value);
             }
         }

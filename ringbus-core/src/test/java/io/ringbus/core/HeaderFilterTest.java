@@ -1,5 +1,6 @@
 package io.ringbus.core;
 
+import io.ringbus.core.wire.NatsHeaderBlock;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -163,7 +164,7 @@ class HeaderFilterTest {
     @Test
     void headersFromANatsBlockAreMatched() {
         byte[] block = "NATS/1.0\r\nregion: eu\r\namount: 250\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        Message message = Message.of("orders", null, Headers.fromNatsBlock(block), null);
+        Message message = Message.of("orders", null, NatsHeaderBlock.wrap(block), null);
         assertThat(MessageFilter.headers("{\"region\":[\"eu\"],\"amount\":[{\"numeric\":[\">\",100]}]}").test(message))
                 .isTrue();
         assertThat(MessageFilter.headers("{\"region\":[\"us\"]}").test(message)).isFalse();

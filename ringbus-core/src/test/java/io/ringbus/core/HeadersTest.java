@@ -118,48 +118,4 @@ class HeadersTest {
         assertThatThrownBy(() -> builder.add("a", "bad\n")).isInstanceOf(IllegalArgumentException.class);
         assertThat(builder.build().all("a")).isEqualTo(List.of("1"));
     }
-
-    /**
-     * {@code first} reads a NATS block without parsing all of it (the store's Nats-Msg-Id lookup):
-     * it must give what the parsed headers give, for odd blocks too (spacing, lone CR/LF, invalid
-     * names, repeated names, a missing final CRLF, a colon in the value).
-     */
-    @Test
-    void firstFromANatsBlockAgreesWithTheParsedHeaders() {
-        java.util.Random random = new java.util.Random(26);
-        String[] pieces = {"Nats-Msg-Id", " Nats-Msg-Id ", "nats-msg-id", "Nats-Msg-Id x", "A", ":", ": ", " ", "\r",
-                "\n", "\r\n", "id-1", "v:w", "\u00e9", "\t", "Nats-Msg-Id:", "NATS/1.0 503"};
-        for (int round = 0; round < 20_000; round++) {
-            StringBuilder block = new StringBuilder(random.nextBoolean() ? "NATS/1.0\r\n" : "");
-            for (int p = random.nextInt(12); p > 0; p--) {
-                block.append(pieces[random.nextInt(pieces.length)]);
-            }
-            if (random.nextBoolean()) {
-                block.append("\r\n\r\n");
-            }
-            byte[] bytes = block.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            for (String name : List.of("Nats-Msg-Id", "A", "nats-msg-id")) {
-                String parsed = Headers.fromNatsBlock(bytes).all(name).stream().findFirst().orElse(null);
-                assertThat(Headers.fromNatsBlock(bytes).first(name)).as("%s in %s", name, block).isEqualTo(parsed);
-            }
-        }
-    }
-
-    /** isEmpty answers a NATS block without parsing it: the same as the parsed names say. */
-    @Test
-    void isEmptyOfABlockAgreesWithItsParsedNames() {
-        String[] blocks = {"NATS/1.0\r\n\r\n", "NATS/1.0 503\r\n\r\n", "NATS/1.0\r\nA: 1\r\n\r\n",
-                "NATS/1.0\r\n: x\r\n\r\n", "NATS/1.0\r\n  : x\r\nB:2\r\n\r\n", "NATS/1.0\r\nno colon\r\n\r\n",
-                "NATS/1.0\r\nA B: 1\r\n\r\n", "NATS/1.0\r\nA: 1\rx\r\n\r\n", "NATS/1.0\r\nA: 1\nx\r\n\r\n",
-                "NATS/1.0\r\n A : \r\n\r\n", "NATS/1.0", "NATS/1.0\r\nA:1", "NATS/1.0\r\n\u0001:1\r\n\r\n",
-                "NATS/1.0\r\nA\u007f: 1\r\n\r\n", "NATS/1.0\r\nbad line\r\nGood: yes\r\n\r\n", "",
-                "NATS/1.0\r\nNats-Msg-Id: 12\r\n\r\n"};
-        for (String block : blocks) {
-            byte[] bytes = block.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-            boolean parsed = Headers.fromNatsBlock(bytes).names().isEmpty();
-            assertThat(Headers.fromNatsBlock(bytes).isEmpty()).as("%s", block).isEqualTo(parsed);
-        }
-        assertThat(Headers.fromNatsBlock("NATS/1.0\r\nA: 1\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
-                .isEmpty()).isFalse();
-    }
 }

@@ -1,5 +1,6 @@
 package io.ringbus.core;
 
+import io.ringbus.core.wire.NatsHeaderBlock;
 import io.ringbus.testkit.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -181,7 +182,7 @@ class PriorityTest {
         assertThat(Message.of("s", null, Headers.of(Message.PRIORITY_HEADER, "0"), null).priority()).isZero();
         assertThat(Message.of("s", null, Headers.of(Message.PRIORITY_HEADER, "12"), null).priority()).isEqualTo(4);
         assertThat(Message.of("s", null, Headers.of(Message.PRIORITY_HEADER, "x"), null).priority()).isEqualTo(4);
-        assertThat(Message.of("s", null, Headers.fromNatsBlock(
+        assertThat(Message.of("s", null, NatsHeaderBlock.wrap(
                 "NATS/1.0\r\nRingbus-Priority: 7\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII)), null)
                 .priority()).isEqualTo(7);
         assertThatThrownBy(() -> Message.priorityHeaders(10)).isInstanceOf(IllegalArgumentException.class)

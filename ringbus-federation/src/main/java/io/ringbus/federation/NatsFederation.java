@@ -13,7 +13,8 @@ import io.ringbus.core.Federation;
 import io.ringbus.core.FederationContext;
 import io.ringbus.core.FederationStats;
 import io.ringbus.core.Headers;
-import io.ringbus.federation.internal.NatsHeaders;
+import io.ringbus.core.wire.NatsHeaderBlock;
+import io.ringbus.federation.internal.JnatsHeaders;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -172,7 +173,7 @@ public final class NatsFederation implements Federation {
             notSent.incrementAndGet();
             return;
         }
-        io.nats.client.impl.Headers h = NatsHeaders.toNats(headers);
+        io.nats.client.impl.Headers h = JnatsHeaders.toNats(headers);
         if (h == null) {
             h = new io.nats.client.impl.Headers();
         }
@@ -248,10 +249,9 @@ public final class NatsFederation implements Federation {
         Headers headers;
         if (message.isStatusMessage()) {
             // A NATS status (503: no responders to a request this node sent): keep it as a status.
-            headers = Headers.fromNatsBlock(("NATS/1.0 " + message.getStatus().getCode() + "\r\n\r\n")
-                    .getBytes(StandardCharsets.ISO_8859_1));
+            headers = NatsHeaderBlock.wrap(NatsHeaderBlock.statusBlock(String.valueOf(message.getStatus().getCode())));
         } else {
-            headers = NatsHeaders.fromNats(h);
+            headers = JnatsHeaders.fromNats(h);
             if (h != null && h.containsKey(SERVED)) {
                 headers = without(headers, SERVED);
             }

@@ -3,6 +3,7 @@ package io.ringbus.bench.jmh;
 import io.ringbus.core.Headers;
 import io.ringbus.core.Message;
 import io.ringbus.core.MessageFilter;
+import io.ringbus.core.wire.NatsHeaderBlock;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -49,7 +50,7 @@ public class FilterBenchmark {
             Headers.of("region", "us", "amount", "250.75", "trace", "4bf92f3577b34da6"), null);
     private final Message smallAmount = Message.of("orders.created", null,
             Headers.of("region", "eu", "amount", "99.5", "trace", "4bf92f3577b34da6"), null);
-    private final Message natsBlock = Message.of("orders.created", null, Headers.fromNatsBlock(
+    private final Message natsBlock = Message.of("orders.created", null, NatsHeaderBlock.wrap(
             "NATS/1.0\r\nregion: eu\r\namount: 250.75\r\ntrace: 4bf92f3577b34da6\r\n\r\n"
                     .getBytes(StandardCharsets.US_ASCII)), null);
     private final Message jsonBody = Message.of("orders.created", null, null, ("{\"id\":\"o-1842\",\"region\":\"eu\","

@@ -50,16 +50,19 @@ public class WirePathBenchmark {
 
     private LoopbackPipeline pipeline;
 
+    /** Starts the broker and the connections. */
     @Setup(Level.Trial)
     public void start() {
         pipeline = new LoopbackPipeline(subscribers, payloadBytes, BATCH);
     }
 
+    /** Closes the connections and the broker. */
     @TearDown(Level.Trial)
     public void stop() {
         pipeline.close();
     }
 
+    /** @return the PUBs of one read, each delivered to every subscriber */
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public int pubToSubscribers() {

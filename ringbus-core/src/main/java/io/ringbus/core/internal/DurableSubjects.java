@@ -8,6 +8,7 @@ import io.ringbus.core.Storage;
 import io.ringbus.core.StorageException;
 import io.ringbus.core.StoredStream;
 import io.ringbus.core.StreamConfig;
+import io.ringbus.core.wire.HeaderNames;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -275,7 +276,7 @@ final class DurableSubjects {
         // 64k+ of header per publish was an attacker's way to hold an event loop).
         byte[] block = headers == null ? null : headers.natsBlock();
         String msgId = headers == null || block != null && block.length > PublishRejectedException.MAX_HEADER_BYTES
-                ? null : headers.first("Nats-Msg-Id");
+                ? null : headers.first(HeaderNames.MSG_ID);
         if (!wait) {
             return stream.tryAppend(subject, headers, bytes, msgId);
         }

@@ -33,6 +33,7 @@ import io.ringbus.core.StreamConfig;
 import io.ringbus.core.SubscribeOptions;
 import io.ringbus.core.Subscription;
 import io.ringbus.core.WaitStrategy;
+import io.ringbus.core.memory.ByteBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,7 +92,14 @@ public final class RingBroker implements Broker {
     private final ErrorHandler errorHandler;
     private final ConcurrentSubjectIndex index;
     private final ReplyScopes replyScopes;
-    private final AtomicLong inFlightBytes = new AtomicLong();
+    /** Payload bytes published and not yet dispatched: checked, then added (see {@link #reserveInFlight}). */
+    private final ByteBudget inFlight;
+    /** Run by a publisher waiting for room in {@link #inFlight}: gives up when the broker closed. */
+    private final Runnable openForPublish = () -> {
+        if (this.closed) {
+            throw closedException("publish");
+        }
+    };
     private final long maxInFlightBytes;
     private final Disruptor<MessageSlot> disruptor;
     private final RingBuffer<MessageSlot> ring;
@@ -155,6 +163,7 @@ public final class RingBroker implements Broker {
         this.index = new ConcurrentSubjectIndex(config.defaultScope(), config.eventLoops(), config.routeCacheSize());
         this.replyScopes = new ReplyScopes(config.replyScopeTtl().toNanos(), config.maxReplyScopes());
         this.maxInFlightBytes = config.maxInFlightBytes();
+        this.inFlight = new ByteBudget(maxInFlightBytes);
         for (Scope scope : Scope.values()) {
             clients[scope.ordinal()] = new ScopedClient(this, scope, 0);
         }
@@ -531,12 +540,7 @@ public final class RingBroker implements Broker {
      * when nothing else is in flight.
      */
     private boolean reserveInFlight(int bytes) {
-        long now = inFlightBytes.get();
-        if (now > 0 && now + bytes > maxInFlightBytes) {
-            return false;
-        }
-        inFlightBytes.addAndGet(bytes);
-        return true;
+        return inFlight.tryAcquireOvershooting(bytes);
     }
 
     private void reserveSlowPath(int bytes) {
@@ -544,20 +548,13 @@ public final class RingBroker implements Broker {
             throw waitOnEventLoop("the in-flight byte budget is spent (maxInFlightBytes=" + maxInFlightBytes + ")");
         }
         publishWaits.increment();
-        long park = PUBLISH_PARK_NANOS.initial();
-        while (!reserveInFlight(bytes)) {
-            if (closed) {
-                throw closedException("publish");
-            }
-            LockSupport.parkNanos(park);
-            park = PUBLISH_PARK_NANOS.next(park);
-        }
+        inFlight.acquire(bytes, true, PUBLISH_PARK_NANOS, openForPublish);
     }
 
     /** Event loop: gives the bytes of a dispatched slot back to the budget. */
     void releaseInFlight(int bytes) {
         if (bytes > 0) {
-            inFlightBytes.addAndGet(-bytes);
+            inFlight.release(bytes);
         }
     }
 

@@ -143,7 +143,7 @@ public final class JetStreamConsumer implements StreamConsumer {
             counts.redelivered.increment();
         }
         return new StoredMessage(streamName, meta.streamSequence(), meta.timestamp().toInstant().toEpochMilli(),
-                deliveries, message.getSubject(), NatsHeaders.fromNats(message.getHeaders()), message.getData(),
+                deliveries, message.getSubject(), JnatsHeaders.fromNats(message.getHeaders()), message.getData(),
                 message);
     }
 

@@ -15,6 +15,7 @@ import io.ringbus.core.StoredStream;
 import io.ringbus.core.StreamConfig;
 import io.ringbus.core.StreamConsumer;
 import io.ringbus.core.StreamInfo;
+import io.ringbus.core.wire.HeaderNames;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -104,9 +105,9 @@ public final class JetStreamStream implements StoredStream {
                     + "' (" + config.subjects() + ")");
         }
         checkOpen();
-        io.nats.client.impl.Headers natsHeaders = NatsHeaders.toNats(headers);
+        io.nats.client.impl.Headers natsHeaders = JnatsHeaders.toNats(headers);
         if (msgId != null && natsHeaders != null) {
-            natsHeaders.remove(NatsHeaders.MSG_ID); // the msgId argument is the id: set once, below
+            natsHeaders.remove(HeaderNames.MSG_ID); // the msgId argument is the id: set once, below
         }
         byte[] body = payload == null ? new byte[0] : payload;
         long bytes = body.length + subject.length() + (natsHeaders == null ? 0 : natsHeaders.serializedLength())

@@ -5,10 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ringbus.core.StorageException;
 import io.ringbus.core.StoredMessage;
 import io.ringbus.core.StoredStream;
+import io.ringbus.core.wire.HeaderNames;
+import io.ringbus.core.wire.NatsHeaderBlock;
 import io.ringbus.server.spi.ApiRequest;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.function.BiFunction;
@@ -177,11 +178,9 @@ final class MessagesApi {
     /** The message's own header block with Nats-Stream, -Subject, -Sequence and -Time-Stamp added. */
     static byte[] directHeaders(String stream, StoredMessage message) {
         byte[] own = message.headers().isEmpty() ? null : message.headers().toNatsBlock();
-        String head = own == null ? "NATS/1.0\r\n" : new String(own, 0, own.length - 2, StandardCharsets.UTF_8);
-        String block = head + "Nats-Stream: " + stream + "\r\nNats-Subject: " + message.subject()
-                + "\r\nNats-Sequence: " + message.sequence() + "\r\nNats-Time-Stamp: "
-                + goTime(Instant.ofEpochMilli(message.timestampMillis())) + "\r\n\r\n";
-        return block.getBytes(StandardCharsets.UTF_8);
+        return NatsHeaderBlock.append(own, HeaderNames.STREAM, stream, HeaderNames.SUBJECT, message.subject(),
+                HeaderNames.SEQUENCE, String.valueOf(message.sequence()),
+                HeaderNames.TIME_STAMP, goTime(Instant.ofEpochMilli(message.timestampMillis())));
     }
 
     /** @return {@code time} as Go's RFC3339Nano writes it (UTC, trailing zeros of the fraction dropped) */
@@ -200,6 +199,6 @@ final class MessagesApi {
     }
 
     private static void status(ApiRequest request, String status) {
-        request.reply(("NATS/1.0 " + status + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII), new byte[0]);
+        request.reply(NatsHeaderBlock.statusBlock(status), new byte[0]);
     }
 }

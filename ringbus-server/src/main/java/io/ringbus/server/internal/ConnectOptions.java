@@ -1,5 +1,15 @@
 package io.ringbus.server.internal;
 
+import com.fasterxml.jackson.core.ErrorReportConfiguration;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+
+import java.io.IOException;
+
 /**
  * The options a client sends in {@code CONNECT <json>}. Fields absent or {@code null} in the JSON
  * keep their defaults ({@link #DEFAULTS}: as nats-server, {@code verbose}, {@code pedantic} and
@@ -24,6 +34,7 @@ public record ConnectOptions(boolean verbose, boolean pedantic, boolean tlsRequi
 
     /**
      * Parses the JSON object of a CONNECT line: RFC 8259 syntax, one top-level object, nothing after it.
+     * The last of duplicate fields wins, as in Go's encoding/json.
      *
      * @throws IllegalArgumentException naming the problem if {@code json} is null, not such an object,
      *                                  or a known field has the wrong type (e.g. {@code "verbose":"yes"})
@@ -45,54 +56,86 @@ public record ConnectOptions(boolean verbose, boolean pedantic, boolean tlsRequi
             + ", noResponders=" + noResponders + ", nkey=" + nkey + ", sig=" + (sig == null ? null : "***") + "]";
     }
 
-    /** A recursive-descent reader of one flat JSON object; nested values are checked and skipped. */
+    /**
+     * Reads one flat JSON object with jackson-core's streaming parser (no data binding); nested
+     * values of unknown fields are checked and skipped, {@link #MAX_DEPTH} deep at most.
+     */
     private static final class Reader {
+        /** Strict RFC 8259 (jackson-core's defaults: no comments, quotes or NaN of other dialects). */
+        private static final JsonFactory JSON = JsonFactory.builder()
+                // The control line that holds the object is bounded already: no second limit on its
+                // strings and numbers (an unknown field's value is skipped whatever its length).
+                .streamReadConstraints(StreamReadConstraints.builder().maxNumberLength(Integer.MAX_VALUE)
+                        .maxStringLength(Integer.MAX_VALUE).maxNameLength(Integer.MAX_VALUE).build())
+                // Messages quote no token of the input: it may hold a password (they are logged).
+                .errorReportConfiguration(ErrorReportConfiguration.builder().maxErrorTokenLength(0)
+                        .maxRawContentLength(0).build())
+                .build();
+
         private final String s;
-        private int pos;
+        private JsonParser parser;
 
         Reader(String s) {
             this.s = s;
         }
 
         ConnectOptions connectOptions() {
+            try (JsonParser p = JSON.createParser(s)) {
+                parser = p;
+                return read();
+            } catch (JsonProcessingException e) {
+                JsonLocation at = e.getLocation();
+                String problem = e.getOriginalMessage();
+                int marker = problem.indexOf(" (start marker at");
+                throw error(marker < 0 ? problem : problem.substring(0, marker), at == null ? -1 : at.getCharOffset());
+            } catch (IOException e) {
+                throw error(e.getMessage(), -1);
+            }
+        }
+
+        private ConnectOptions read() throws IOException {
             boolean verbose = true, pedantic = true, tlsRequired = false, echo = true, headers = false;
             boolean noResponders = false;
             String authToken = null, user = null, pass = null, name = null, lang = null, version = null;
             String nkey = null, sig = null;
             int protocol = 0;
-            expect('{');
-            if (!consume('}')) {
-                do {
-                    skipWhitespace();
-                    String key = string();
-                    expect(':');
-                    skipWhitespace();
-                    if (literal("null")) {
-                        continue; // as Go's encoding/json: null leaves the default
-                    }
-                    switch (key) {
-                        case "verbose" -> verbose = bool(key);
-                        case "pedantic" -> pedantic = bool(key);
-                        case "tls_required" -> tlsRequired = bool(key);
-                        case "echo" -> echo = bool(key);
-                        case "headers" -> headers = bool(key);
-                        case "no_responders" -> noResponders = bool(key);
-                        case "auth_token" -> authToken = string(key);
-                        case "user" -> user = string(key);
-                        case "pass" -> pass = string(key);
-                        case "name" -> name = string(key);
-                        case "lang" -> lang = string(key);
-                        case "version" -> version = string(key);
-                        case "protocol" -> protocol = integer(key);
-                        case "nkey" -> nkey = string(key);
-                        case "sig" -> sig = string(key);
-                        default -> skipValue(0); // jwt and unknown fields
-                    }
-                } while (consume(','));
-                expect('}');
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                throw error("expected '{'");
             }
-            skipWhitespace();
-            if (pos != s.length()) {
+            for (String key = parser.nextFieldName(); key != null; key = parser.nextFieldName()) {
+                if (parser.nextToken() == JsonToken.VALUE_NULL) {
+                    continue; // as Go's encoding/json: null leaves the default
+                }
+                switch (key) {
+                    case "verbose" -> verbose = bool(key);
+                    case "pedantic" -> pedantic = bool(key);
+                    case "tls_required" -> tlsRequired = bool(key);
+                    case "echo" -> echo = bool(key);
+                    case "headers" -> headers = bool(key);
+                    case "no_responders" -> noResponders = bool(key);
+                    case "auth_token" -> authToken = string(key);
+                    case "user" -> user = string(key);
+                    case "pass" -> pass = string(key);
+                    case "name" -> name = string(key);
+                    case "lang" -> lang = string(key);
+                    case "version" -> version = string(key);
+                    case "protocol" -> protocol = integer(key);
+                    case "nkey" -> nkey = string(key);
+                    case "sig" -> sig = string(key);
+                    default -> skipValue(); // jwt and unknown fields
+                }
+            }
+            // nextFieldName returned null: the object's END_OBJECT, or a token that ends it wrongly.
+            if (parser.currentToken() != JsonToken.END_OBJECT) {
+                throw error("expected a field name");
+            }
+            JsonToken after;
+            try {
+                after = parser.nextToken();
+            } catch (JsonProcessingException trailing) {
+                after = JsonToken.NOT_AVAILABLE;
+            }
+            if (after != null) {
                 throw error("unexpected content after the object");
             }
             return new ConnectOptions(verbose, pedantic, tlsRequired, authToken, user, pass, name, lang, version,
@@ -100,183 +143,66 @@ public record ConnectOptions(boolean verbose, boolean pedantic, boolean tlsRequi
         }
 
         private boolean bool(String key) {
-            if (literal("true")) {
-                return true;
+            JsonToken token = parser.currentToken();
+            if (token != JsonToken.VALUE_TRUE && token != JsonToken.VALUE_FALSE) {
+                throw error("'" + key + "' must be a boolean");
             }
-            if (literal("false")) {
-                return false;
-            }
-            throw error("'" + key + "' must be a boolean");
+            return token == JsonToken.VALUE_TRUE;
         }
 
-        private String string(String key) {
-            if (peek() != '"') {
+        private String string(String key) throws IOException {
+            if (parser.currentToken() != JsonToken.VALUE_STRING) {
                 throw error("'" + key + "' must be a string");
             }
-            return string();
+            return parser.getText();
         }
 
-        private int integer(String key) {
-            int start = pos;
-            if (peek() != '-' && !isDigit(peek())) {
+        private int integer(String key) throws IOException {
+            if (parser.currentToken() != JsonToken.VALUE_NUMBER_INT) {
                 throw error("'" + key + "' must be an integer");
             }
-            number();
-            try {
-                return Integer.parseInt(s, start, pos, 10);
-            } catch (NumberFormatException e) {
+            if (parser.getNumberType() != JsonParser.NumberType.INT) {
                 throw error("'" + key + "' must be an integer in int range");
             }
+            return parser.getIntValue();
         }
 
-        private void skipValue(int depth) {
-            if (depth > MAX_DEPTH) {
-                throw error("nesting deeper than " + MAX_DEPTH);
+        /**
+         * Skips the value the parser is on, its nested values read and checked. A value inside
+         * {@link #MAX_DEPTH} enclosing objects or arrays (below the CONNECT object) is refused.
+         */
+        private void skipValue() throws IOException {
+            JsonToken token = parser.currentToken();
+            if (token != JsonToken.START_OBJECT && token != JsonToken.START_ARRAY) {
+                return; // a scalar: read already
             }
-            int c = peek();
-            if (c == '{' || c == '[') {
-                char close = c == '{' ? '}' : ']';
-                pos++;
-                if (consume(close)) {
-                    return;
+            int open = 1;
+            while (open > 0) {
+                token = parser.nextToken();
+                if (token == null) {
+                    throw error("unexpected end of input");
                 }
-                do {
-                    if (c == '{') {
-                        skipWhitespace();
-                        string();
-                        expect(':');
+                if (token == JsonToken.END_OBJECT || token == JsonToken.END_ARRAY) {
+                    open--;
+                } else if (token != JsonToken.FIELD_NAME) {
+                    if (open > MAX_DEPTH) {
+                        throw error("nesting deeper than " + MAX_DEPTH);
                     }
-                    skipWhitespace();
-                    skipValue(depth + 1);
-                } while (consume(','));
-                expect(close);
-            } else if (c == '"') {
-                string();
-            } else if (c == '-' || isDigit(c)) {
-                number();
-            } else if (!literal("true") && !literal("false") && !literal("null")) {
-                throw error("expected a value");
-            }
-        }
-
-        /** -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
-        private void number() {
-            consumeChar('-');
-            if (!consumeChar('0')) {
-                digits();
-            }
-            if (consumeChar('.')) {
-                digits();
-            }
-            if (consumeChar('e') || consumeChar('E')) {
-                if (!consumeChar('+')) {
-                    consumeChar('-');
-                }
-                digits();
-            }
-        }
-
-        private void digits() {
-            if (!isDigit(peek())) {
-                throw error("expected a digit");
-            }
-            while (isDigit(peek())) {
-                pos++;
-            }
-        }
-
-        private String string() {
-            if (!consumeChar('"')) {
-                throw error("expected a string");
-            }
-            StringBuilder sb = new StringBuilder();
-            while (true) {
-                int c = next();
-                if (c == '"') {
-                    return sb.toString();
-                } else if (c < 0x20) {
-                    throw error(c < 0 ? "unterminated string" : "control character in string");
-                } else if (c != '\\') {
-                    sb.append((char) c);
-                    continue;
-                }
-                int e = next();
-                switch (e) {
-                    case '"', '\\', '/' -> sb.append((char) e);
-                    case 'b' -> sb.append('\b');
-                    case 'f' -> sb.append('\f');
-                    case 'n' -> sb.append('\n');
-                    case 'r' -> sb.append('\r');
-                    case 't' -> sb.append('\t');
-                    case 'u' -> {
-                        int code = 0;
-                        for (int i = 0; i < 4; i++) {
-                            int h = next();
-                            int lower = h | 0x20;
-                            int digit = isDigit(h) ? h - '0' : lower >= 'a' && lower <= 'f' ? lower - 'a' + 10 : -1;
-                            if (digit < 0) {
-                                throw error("bad \\u escape");
-                            }
-                            code = code * 16 + digit;
-                        }
-                        sb.append((char) code);
+                    if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) {
+                        open++;
                     }
-                    default -> throw error("bad escape");
                 }
             }
-        }
-
-        private boolean literal(String word) {
-            if (s.startsWith(word, pos)) {
-                pos += word.length();
-                return true;
-            }
-            return false;
-        }
-
-        private void expect(char c) {
-            if (!consume(c)) {
-                throw error("expected '" + c + "'");
-            }
-        }
-
-        /** Skips whitespace, then consumes {@code c} if it is next. */
-        private boolean consume(char c) {
-            skipWhitespace();
-            return consumeChar(c);
-        }
-
-        private boolean consumeChar(char c) {
-            if (peek() == c) {
-                pos++;
-                return true;
-            }
-            return false;
-        }
-
-        private void skipWhitespace() {
-            while (peek() == ' ' || peek() == '\t' || peek() == '\n' || peek() == '\r') {
-                pos++;
-            }
-        }
-
-        private int peek() {
-            return pos < s.length() ? s.charAt(pos) : -1;
-        }
-
-        private int next() {
-            int c = peek();
-            pos++;
-            return c;
-        }
-
-        private static boolean isDigit(int c) {
-            return c >= '0' && c <= '9';
         }
 
         private IllegalArgumentException error(String problem) {
-            int at = Math.min(pos, s.length());
-            return new IllegalArgumentException("invalid CONNECT json: " + problem + " at offset " + at);
+            JsonLocation at = parser.currentTokenLocation();
+            return error(problem, at == null ? -1 : at.getCharOffset());
+        }
+
+        private IllegalArgumentException error(String problem, long offset) {
+            return new IllegalArgumentException("invalid CONNECT json: " + problem
+                + (offset < 0 ? "" : " at offset " + Math.min(offset, s.length())));
         }
     }
 }

@@ -1,9 +1,9 @@
 package io.ringbus.server.internal;
 
 import io.ringbus.core.Broker;
-import io.ringbus.core.Headers;
 import io.ringbus.core.Scope;
 import io.ringbus.core.ScopeViolationException;
+import io.ringbus.core.wire.NatsHeaderBlock;
 import io.ringbus.server.spi.ApiRequest;
 import io.ringbus.server.spi.Requester;
 import org.slf4j.Logger;
@@ -35,7 +35,7 @@ record ConnectionRequest(String subject, String replyTo, byte[] headers, byte[] 
         }
         try {
             broker.publishAtScope(requester.scope(), replyTo, null,
-                    answerHeaders == null ? null : Headers.fromNatsBlock(answerHeaders), answer);
+                    answerHeaders == null ? null : NatsHeaderBlock.wrap(answerHeaders), answer);
         } catch (ScopeViolationException | IllegalArgumentException e) {
             // Checked before the handler was called; a subject registered since may have raised it.
             LOG.debug("reply to {} for {} not published: {}", replyTo, subject, e.toString());

@@ -5,6 +5,7 @@ import io.ringbus.core.Client;
 import io.ringbus.core.PublishAck;
 import io.ringbus.core.PublishRejectedException;
 import io.ringbus.core.StorageException;
+import io.ringbus.core.wire.PubAckJson;
 import org.jctools.queues.MpscUnboundedArrayQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,7 +29,7 @@ import java.util.function.BiConsumer;
  * hold the PONG back, so a client that publishes without pause still gets its PONGs. PONGs leave
  * in the order the PINGs came.
  *
- * <p><b>PubAck.</b> Once a publish with a reply subject is stored, {@link PublishAck#toJson()}
+ * <p><b>PubAck.</b> Once a publish with a reply subject is stored, its PubAck ({@link PubAckJson})
  * is published to the reply subject (by the broker's shared client of the connection's scope, so
  * that a client with {@code echo: false} receives it too), or JetStream's error form when the
  * store failed: {@code {"error":{"code":503,"err_code":10077,"description":"..."}}}
@@ -178,7 +179,7 @@ final class DurableAcks {
 
     /** @return {@code false} when the broker had no room for the reply now */
     private boolean reply(Stored stored) {
-        String json = stored.error == null ? stored.ack.toJson() : errorJson(stored.error);
+        String json = stored.error == null ? PubAckJson.ack(stored.ack) : errorJson(stored.error);
         try {
             return stored.replies.tryPublish(stored.replyTo, json.getBytes(StandardCharsets.UTF_8));
         } catch (RuntimeException unanswerable) {
@@ -197,39 +198,8 @@ final class DurableAcks {
         PublishRejectedException rejected = rejection(error);
         Throwable described = rejected != null ? rejected : error;
         String description = described.getMessage() == null ? described.toString() : described.getMessage();
-        StringBuilder json = new StringBuilder(description.length() + 64)
-                .append("{\"error\":{\"code\":").append(rejected == null ? 503 : rejected.status())
-                .append(",\"err_code\":").append(rejected == null ? STORE_FAILED_ERR_CODE : rejected.errorCode())
-                .append(",\"description\":\"");
-        escape(json, description);
-        json.append("\"}");
-        if (rejected != null && rejected.stream() != null) {
-            // As nats-server's JSPubAckResponse: the stream that refused it, sequence 0.
-            json.append(",\"stream\":\"");
-            escape(json, rejected.stream());
-            json.append("\",\"seq\":0");
-        }
-        return json.append('}').toString();
-    }
-
-    private static void escape(StringBuilder json, String text) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            switch (c) {
-                case '"' -> json.append("\\\"");
-                case '\\' -> json.append("\\\\");
-                case '\n' -> json.append("\\n");
-                case '\r' -> json.append("\\r");
-                case '\t' -> json.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        json.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        json.append(c);
-                    }
-                }
-            }
-        }
+        return rejected == null ? PubAckJson.error(503, STORE_FAILED_ERR_CODE, description, null)
+                : PubAckJson.error(rejected.status(), rejected.errorCode(), description, rejected.stream());
     }
 
     /** @return the store's refusal in {@code error}'s causes, or null when it is none (or no error) */

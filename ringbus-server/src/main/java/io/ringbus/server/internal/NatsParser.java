@@ -33,7 +33,7 @@ import java.util.Arrays;
  * hsize    = 1*9DIGIT                        ; header bytes, &lt;= size
  * max-msgs = 1*9DIGIT                        ; (MAX_COUNT_DIGITS; more: unsubscribe now, as nats-server)
  * headers  = *octet                          ; exactly hsize octets, forwarded as they are
- *                                            ; (clients send "NATS/1.0..." (HEADER_VERSION))
+ *                                            ; (clients send "NATS/1.0..." (NatsHeaderBlock.VERSION))
  * payload  = *octet                          ; exactly size (PUB) or size - hsize (HPUB) octets
  * subject, reply-to, queue-group, sid = 1*(any octet but SP, HTAB, LF)
  * </pre>
@@ -82,8 +82,6 @@ public final class NatsParser {
      * at most), and a longer one, as any that is not a number, unsubscribes at once.
      */
     public static final int MAX_COUNT_DIGITS = 9;
-    /** The version line every HPUB header block starts with. */
-    public static final String HEADER_VERSION = "NATS/1.0";
 
     private static final int MAX_ARGS = 4;
     private static final int SNIPPET_LENGTH = 64;

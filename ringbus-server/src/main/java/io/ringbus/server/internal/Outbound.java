@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.ringbus.core.Headers;
 import io.ringbus.core.Message;
+import io.ringbus.core.wire.NatsHeaderBlock;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -245,7 +246,7 @@ final class Outbound {
         if (block != null) {
             return block;
         }
-        return headers.isEmpty() ? null : StatusMessage.encodeHeaders(headers, null);
+        return headers.isEmpty() ? null : NatsHeaderBlock.encode(headers, null);
     }
 
     /** Publishing thread: past the stall mark. Starts the write-deadline clock; slows a network publisher. */

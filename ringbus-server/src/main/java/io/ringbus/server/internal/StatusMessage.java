@@ -1,11 +1,12 @@
 package io.ringbus.server.internal;
 
 import io.ringbus.core.Headers;
+import io.ringbus.core.wire.NatsHeaderBlock;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
-/** The messages the server makes itself on the wire: status messages (no-responders) and header blocks. */
+/** The status messages the server makes itself on the wire (no-responders' 503); header blocks are {@link NatsHeaderBlock}'s. */
 final class StatusMessage {
     private StatusMessage() {
     }
@@ -21,7 +22,7 @@ final class StatusMessage {
      * @return the whole message, to hand to {@link Outbound#enqueueControl}
      */
     static byte[] encode(String subject, byte[] sid, String status) {
-        byte[] block = encodeHeaders(Headers.EMPTY, status);
+        byte[] block = NatsHeaderBlock.encode(Headers.EMPTY, status);
         byte[] to = SubjectCodec.encode(subject);
         String sizes = " " + block.length + " " + block.length + "\r\n";
         ByteArrayOutputStream out = new ByteArrayOutputStream(64 + to.length + sid.length);
@@ -34,24 +35,5 @@ final class StatusMessage {
         out.write('\r');
         out.write('\n');
         return out.toByteArray();
-    }
-
-    /**
-     * Encodes a NATS header block: {@code NATS/1.0[ status]\r\n(Name: value\r\n)*\r\n}.
-     *
-     * @param status a status line suffix such as {@code "503"}, or {@code null}
-     */
-    static byte[] encodeHeaders(Headers headers, String status) {
-        StringBuilder block = new StringBuilder(64).append("NATS/1.0");
-        if (status != null) {
-            block.append(' ').append(status);
-        }
-        block.append("\r\n");
-        for (String name : headers.names()) {
-            for (String value : headers.all(name)) {
-                block.append(name).append(": ").append(value).append("\r\n");
-            }
-        }
-        return block.append("\r\n").toString().getBytes(StandardCharsets.UTF_8);
     }
 }

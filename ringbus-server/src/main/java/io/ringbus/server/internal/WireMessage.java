@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.ringbus.core.Client;
 import io.ringbus.core.Headers;
 import io.ringbus.core.Message;
+import io.ringbus.core.wire.NatsHeaderBlock;
 
 /**
  * A PUB or HPUB while it is routed: a view of the publishing connection's input buffer
@@ -113,7 +114,7 @@ final class WireMessage implements Message {
                 byte[] block = new byte[headersLength];
                 input.getBytes(headersAt, block);
                 // Forwarded byte for byte (status line, spacing, empty blocks), as nats-server does.
-                h = Headers.fromNatsBlock(block);
+                h = NatsHeaderBlock.wrap(block);
             }
             headers = h;
         }

@@ -61,23 +61,39 @@ class ConnectOptionsTest {
 
     @Test
     void rejectsMalformedJsonNamingTheProblem() {
+        // The syntax errors are jackson-core's, with the offset where it stopped.
         String[][] cases = {
-            {"", "expected '{'"}, {"[]", "expected '{'"}, {"{", "expected a string"}, {"{\"a\"}", "expected ':'"},
-            {"{\"a\":}", "expected a value"}, {"{\"a\":1,}", "expected a string"}, {"{\"a\":1}x", "after the object"},
-            {"{\"a\":01}", "expected '}'"}, {"{\"a\":1.}", "expected a digit"}, {"{\"a\":-}", "expected a digit"},
-            {"{\"a\":1e}", "expected a digit"}, {"{\"a\":tru}", "expected a value"}, {"{\"a\":\"x}", "unterminated"},
-            {"{\"a\":\"\n\"}", "control character"}, {"{\"a\":\"\\x\"}", "bad escape"},
-            {"{\"a\":\"\\u12G4\"}", "bad \\u escape"},
-            {"{\"a\":\"\\u\uff21BCD\"}", "bad \\u escape"}, {"{\"a\":[1 2]}", "expected ']'"},
-            {"{\"a\":{1:2}}", "expected a string"},
-            {"{'a':1}", "expected a string"}, {"{\"a\":1}{}", "after the object"}, {"{\"a\":NaN}", "expected a value"},
+            {"", "expected '{'"}, {"[]", "expected '{' at offset 0"}, {"{", "end-of-input: expected close marker"},
+            {"{\"a\"}", "expecting a colon"}, {"{\"a\":}", "expected a valid value"},
+            {"{\"a\":1,}", "expecting double-quote to start field name at offset 7"},
+            {"{\"a\":1}x", "unexpected content after the object at offset 7"},
+            {"{\"a\":01}", "Leading zeroes not allowed"}, {"{\"a\":1.}", "Decimal point not followed by a digit"},
+            {"{\"a\":-}", "expected digit"}, {"{\"a\":1e}", "Exponent indicator not followed by a digit"},
+            {"{\"a\":tru}", "Unrecognized token"}, {"{\"a\":\"x}", "expecting closing quote"},
+            {"{\"a\":\"\n\"}", "CTRL-CHAR"}, {"{\"a\":\"\\x\"}", "Unrecognized character escape"},
+            {"{\"a\":\"\\u12G4\"}", "expected a hex-digit"},
+            {"{\"a\":\"\\u\uff21BCD\"}", "expected a hex-digit"}, {"{\"a\":[1 2]}", "expecting comma"},
+            {"{\"a\":{1:2}}", "expecting double-quote to start field name"},
+            {"{'a':1}", "expecting double-quote to start field name"}, {"{\"a\":1}{}", "after the object"},
+            {"{\"a\":NaN}", "Non-standard token 'NaN'"},
             {"{\"a\":" + "[".repeat(40) + "]".repeat(40) + "}", "nesting deeper than 32"},
+            {"{\"a\":" + "[".repeat(33) + "1" + "]".repeat(33) + "}", "nesting deeper than 32"},
         };
         for (String[] c : cases) {
             assertThatThrownBy(() -> ConnectOptions.parse(c[0])).as(c[0]).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(c[1]);
         }
         assertThatThrownBy(() -> ConnectOptions.parse(null)).isInstanceOf(IllegalArgumentException.class);
+        // 32 levels below the CONNECT object are read; a value of an unknown field may be of any length.
+        assertThat(ConnectOptions.parse("{\"a\":" + "[".repeat(33) + "]".repeat(33) + "}")).isEqualTo(ConnectOptions.DEFAULTS);
+        assertThat(ConnectOptions.parse("{\"a\":1" + "0".repeat(5_000) + ",\"b\":\"" + "x".repeat(5_000) + "\"}"))
+            .isEqualTo(ConnectOptions.DEFAULTS);
+    }
+
+    @Test
+    void errorsDoNotQuoteTheInputsTokens() {
+        assertThatThrownBy(() -> ConnectOptions.parse("{\"pass\":hunter2}")).isInstanceOf(IllegalArgumentException.class)
+            .message().doesNotContain("hunter2").doesNotContain("unter");
     }
 
     @Test

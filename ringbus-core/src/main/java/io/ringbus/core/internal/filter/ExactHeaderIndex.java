@@ -2,6 +2,7 @@ package io.ringbus.core.internal.filter;
 
 import io.ringbus.core.Headers;
 import io.ringbus.core.MessageFilter;
+import io.ringbus.core.wire.NatsHeaderLines;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -2,6 +2,7 @@ package io.ringbus.core.internal.filter;
 
 import io.ringbus.core.Headers;
 import io.ringbus.core.Message;
+import io.ringbus.core.wire.NatsHeaderLines;
 
 /**
  * A compiled filter policy over message headers. {@link #test} allocates nothing: headers that

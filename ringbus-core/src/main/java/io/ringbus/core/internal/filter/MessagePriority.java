@@ -2,6 +2,7 @@ package io.ringbus.core.internal.filter;
 
 import io.ringbus.core.Headers;
 import io.ringbus.core.Message;
+import io.ringbus.core.wire.NatsHeaderLines;
 
 /**
  * Reads a message's priority ({@link Message#PRIORITY_HEADER}) without allocating: from the map of

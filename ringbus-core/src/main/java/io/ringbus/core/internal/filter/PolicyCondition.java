@@ -1,6 +1,7 @@
 package io.ringbus.core.internal.filter;
 
 import io.ringbus.core.Headers;
+import io.ringbus.core.wire.NatsHeaderLines;
 
 import java.util.Map;
 

@@ -1,5 +1,7 @@
 package io.ringbus.core.internal.filter;
 
+import io.ringbus.core.wire.NatsHeaderLines;
+
 import java.nio.charset.StandardCharsets;
 
 /**

@@ -3,6 +3,7 @@ package io.ringbus.core.internal.store;
 import io.ringbus.core.Headers;
 import io.ringbus.core.PublishRejectedException;
 import io.ringbus.core.StreamConfig;
+import io.ringbus.core.wire.HeaderNames;
 
 import java.nio.charset.StandardCharsets;
 
@@ -16,11 +17,6 @@ import java.nio.charset.StandardCharsets;
  * <p>Threading: {@link #read} on the publisher's thread; {@link #refusal} under the stream's append lock.
  */
 final class AppendRules {
-    static final String EXPECTED_STREAM = "Nats-Expected-Stream";
-    static final String EXPECTED_LAST_SEQUENCE = "Nats-Expected-Last-Sequence";
-    static final String EXPECTED_LAST_SUBJECT_SEQUENCE = "Nats-Expected-Last-Subject-Sequence";
-    static final String EXPECTED_LAST_MSG_ID = "Nats-Expected-Last-Msg-Id";
-    static final String ROLLUP = "Nats-Rollup";
     /** JetStream's {@code JSStreamNotMatchErr}. */
     static final int STREAM_NOT_MATCH = 10060;
     /** JetStream's {@code JSStreamWrongLastSequenceErrF}. */
@@ -35,8 +31,8 @@ final class AppendRules {
     static final int SEALED = 10109;
     /** JetStream's {@code JSStreamStoreFailedF}: a limit under discard new. */
     static final int STORE_FAILED = 10077;
-    private static final byte[] MARK_EXPECTED = "Nats-Expected-".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] MARK_ROLLUP = ROLLUP.getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MARK_EXPECTED = HeaderNames.EXPECTED_PREFIX.getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MARK_ROLLUP = HeaderNames.ROLLUP.getBytes(StandardCharsets.US_ASCII);
 
     /**
      * The expectations and roll-up one message carries.
@@ -93,10 +89,11 @@ final class AppendRules {
         if (block != null && !contains(block, MARK_EXPECTED) && !contains(block, MARK_ROLLUP)) {
             return Expectations.NONE;
         }
-        String rollup = headers.first(ROLLUP);
-        return new Expectations(emptyToNull(headers.first(EXPECTED_STREAM)),
-                number(headers.first(EXPECTED_LAST_SEQUENCE)), number(headers.first(EXPECTED_LAST_SUBJECT_SEQUENCE)),
-                emptyToNull(headers.first(EXPECTED_LAST_MSG_ID)), emptyToNull(rollup));
+        String rollup = headers.first(HeaderNames.ROLLUP);
+        return new Expectations(emptyToNull(headers.first(HeaderNames.EXPECTED_STREAM)),
+                number(headers.first(HeaderNames.EXPECTED_LAST_SEQUENCE)),
+                number(headers.first(HeaderNames.EXPECTED_LAST_SUBJECT_SEQUENCE)),
+                emptyToNull(headers.first(HeaderNames.EXPECTED_LAST_MSG_ID)), emptyToNull(rollup));
     }
 
     /**

@@ -1,10 +1,11 @@
 package io.ringbus.core.internal.store;
 
-import io.ringbus.core.Headers;
 import io.ringbus.core.StreamConfig;
 import io.ringbus.core.internal.log.LogReader;
 import io.ringbus.core.internal.log.LogRecord;
 import io.ringbus.core.internal.log.SegmentLog;
+import io.ringbus.core.wire.HeaderNames;
+import io.ringbus.core.wire.NatsHeaderBlock;
 
 import java.time.Instant;
 import java.util.Iterator;
@@ -131,7 +132,7 @@ final class Duplicates {
         }
         for (; record != null; record = reader.next()) {
             if (record.timestampMillis() >= fromMillis) {
-                String id = Headers.fromNatsBlock(record.copyHeaders()).first(LocalStream.MSG_ID);
+                String id = NatsHeaderBlock.wrap(record.copyHeaders()).first(HeaderNames.MSG_ID);
                 if (id != null) {
                     remember(id, record.sequence(), record.timestampMillis());
                 }

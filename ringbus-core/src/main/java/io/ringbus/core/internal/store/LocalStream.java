@@ -20,6 +20,8 @@ import io.ringbus.core.internal.log.LogRecord;
 import io.ringbus.core.internal.log.LogStats;
 import io.ringbus.core.internal.log.SegmentLog;
 
+import io.ringbus.core.wire.HeaderNames;
+import io.ringbus.core.wire.NatsHeaderBlock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,7 +50,6 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class LocalStream implements StoredStream {
     private static final Logger LOG = LoggerFactory.getLogger(LocalStream.class);
-    static final String MSG_ID = "Nats-Msg-Id";
     /** JetStream's {@code JSInsufficientResourcesErr}. */
     static final int INSUFFICIENT_RESOURCES = 10023;
     /**
@@ -220,14 +221,14 @@ final class LocalStream implements StoredStream {
             // Refused before the block is parsed: a client must not make the server parse 64k+ of header.
             throw PublishRejectedException.headersTooLarge();
         }
-        if (msgId != null && !msgId.equals(h.first(MSG_ID))) {
+        if (msgId != null && !msgId.equals(h.first(HeaderNames.MSG_ID))) {
             Headers.Builder with = Headers.builder();
             for (String name : h.names()) {
                 for (String value : h.all(name)) {
                     with.add(name, value);
                 }
             }
-            h = with.add(MSG_ID, msgId).build();
+            h = with.add(HeaderNames.MSG_ID, msgId).build();
         }
         // A block as received is stored as it is (nats-server keeps it byte for byte too), unparsed.
         byte[] headerBlock = h.natsBlock() != null ? h.natsBlock() : h.isEmpty() ? null : h.toNatsBlock();
@@ -478,7 +479,7 @@ final class LocalStream implements StoredStream {
     }
 
     StoredMessage toMessage(LogRecord record, int deliveries) {
-        Headers headers = record.headersLength() == 0 ? null : Headers.fromNatsBlock(record.copyHeaders());
+        Headers headers = record.headersLength() == 0 ? null : NatsHeaderBlock.wrap(record.copyHeaders());
         return new StoredMessage(config.name(), record.sequence(), record.timestampMillis(), deliveries,
                 record.subject(), headers, record.copyPayload(), null);
     }

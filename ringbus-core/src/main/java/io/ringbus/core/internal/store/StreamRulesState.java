@@ -1,6 +1,7 @@
 package io.ringbus.core.internal.store;
 
 import io.ringbus.core.StoredMessage;
+import io.ringbus.core.wire.HeaderNames;
 
 /**
  * A {@link LocalStream} as {@link AppendRules} sees it: its last sequence, the last sequence of a
@@ -38,7 +39,7 @@ final class StreamRulesState implements AppendRules.State {
             long last = stream.log().lastSequence();
             StoredMessage message = last == 0 ? null : stream.read(last, 1);
             String id = message == null || message.headers() == null ? null
-                    : message.headers().first(LocalStream.MSG_ID);
+                    : message.headers().first(HeaderNames.MSG_ID);
             lastMsgId = id == null ? "" : id;
         }
         return lastMsgId;

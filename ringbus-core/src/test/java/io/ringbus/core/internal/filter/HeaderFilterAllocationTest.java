@@ -3,6 +3,7 @@ package io.ringbus.core.internal.filter;
 import io.ringbus.core.Headers;
 import io.ringbus.core.Message;
 import io.ringbus.core.MessageFilter;
+import io.ringbus.core.wire.NatsHeaderBlock;
 import io.ringbus.testkit.AllocatedBytes;
 import org.junit.jupiter.api.Test;
 
@@ -35,9 +36,9 @@ class HeaderFilterAllocationTest {
                 "ip", "10.1.2.3", "tag", "x", "tag", "b"), null);
         Message failing = Message.of("orders", null, Headers.of("region", "eu", "amount", "250", "tier", "gold",
                 "urgent", "false"), null);
-        Message nonNumeric = Message.of("orders", null, Headers.fromNatsBlock(
+        Message nonNumeric = Message.of("orders", null, NatsHeaderBlock.wrap(
                 "NATS/1.0\r\nregion: Us\r\namount: lots\r\nip: 10.1.2.3\r\n\r\n".getBytes(StandardCharsets.US_ASCII)), null);
-        Message fromNats = Message.of("orders", null, Headers.fromNatsBlock(("NATS/1.0\r\nregion: Us\r\namount: 250.75\r\n"
+        Message fromNats = Message.of("orders", null, NatsHeaderBlock.wrap(("NATS/1.0\r\nregion: Us\r\namount: 250.75\r\n"
                 + "tier: gold\r\nip: 10.1.2.3\r\ntag: x\r\ntag: b\r\n\r\n").getBytes(StandardCharsets.US_ASCII)), null);
         assertThat(filter.test(matching)).isTrue();
         assertThat(filter.test(failing)).isFalse();

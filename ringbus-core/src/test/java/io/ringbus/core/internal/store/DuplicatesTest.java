@@ -4,6 +4,7 @@ import io.ringbus.core.FsyncPolicy;
 import io.ringbus.core.Headers;
 import io.ringbus.core.internal.log.LogConfig;
 import io.ringbus.core.internal.log.SegmentLog;
+import io.ringbus.core.wire.HeaderNames;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,7 +21,7 @@ class DuplicatesTest {
     void rebuildRemembersTheIdsOfTheLastRecordsOfTheWindowOnly(@TempDir Path dir) {
         try (SegmentLog log = SegmentLog.open(dir, LogConfig.builder().policy(FsyncPolicy.OS).build())) {
             for (int i = 1; i <= 30; i++) {
-                byte[] headers = i % 5 == 0 ? null : Headers.of(LocalStream.MSG_ID, "id-" + i).toNatsBlock();
+                byte[] headers = i % 5 == 0 ? null : Headers.of(HeaderNames.MSG_ID, "id-" + i).toNatsBlock();
                 log.append("orders.eu", headers, ("m" + i).getBytes(StandardCharsets.UTF_8));
             }
             Duplicates duplicates = new Duplicates(WINDOW);
@@ -39,7 +40,7 @@ class DuplicatesTest {
     void rebuildReadsTheWholeWindowWhenItHoldsFewerRecordsThanTheScan(@TempDir Path dir) {
         try (SegmentLog log = SegmentLog.open(dir, LogConfig.builder().policy(FsyncPolicy.OS).build())) {
             for (int i = 1; i <= 5; i++) {
-                log.append("orders.eu", Headers.of(LocalStream.MSG_ID, "id-" + i).toNatsBlock(), new byte[1]);
+                log.append("orders.eu", Headers.of(HeaderNames.MSG_ID, "id-" + i).toNatsBlock(), new byte[1]);
             }
             Duplicates duplicates = new Duplicates(WINDOW);
             duplicates.rebuild(log, WINDOW);

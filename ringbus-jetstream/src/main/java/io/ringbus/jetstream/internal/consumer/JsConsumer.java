@@ -11,9 +11,9 @@ import io.ringbus.core.StoredMessage;
 import io.ringbus.core.StoredStream;
 import io.ringbus.core.StreamInfo;
 import io.ringbus.core.StreamReader;
+import io.ringbus.core.wire.NatsHeaderBlock;
 import io.ringbus.server.spi.DeliveredAs;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -333,7 +333,7 @@ final class JsConsumer {
         if (request == null || request.maxBytes <= 0 || size(message, reply) <= request.maxBytes) {
             return false;
         }
-        status(request.reply, null, pendingStatus("409 Message Size Exceeds MaxBytes", request));
+        status(request.reply, null, ConsumerStatus.pending("409 Message Size Exceeds MaxBytes", request));
         waiting.pollFirst();
         long seq = message.sequence();
         switch (lastSource) {
@@ -395,8 +395,7 @@ final class JsConsumer {
         long size = size(message, reply, headers);
         byte[] payload = message.payload();
         if (config.headersOnly()) {
-            headers = Headers.fromNatsBlock(HeadersOnly.block(headers == null ? null : headers.toNatsBlock(),
-                    payload.length));
+            headers = ConsumerStatus.headersOnly(headers, payload.length);
             payload = new byte[0];
         }
         // Shown under the stored subject, as nats-server delivers (KV watchers read the key from it).
@@ -413,7 +412,7 @@ final class JsConsumer {
             bytesSinceFlowControl += size;
             if (flowControlReply == null && bytesSinceFlowControl >= FLOW_CONTROL_BYTES / 2) {
                 flowControlReply = "$JS.FC." + stream + "." + name() + "." + (++flowControlId);
-                status(config.deliverSubject(), flowControlReply, "NATS/1.0 100 FlowControl Request\r\n\r\n");
+                status(config.deliverSubject(), flowControlReply, NatsHeaderBlock.statusBlock("100 FlowControl Request"));
             }
         }
     }
@@ -432,9 +431,9 @@ final class JsConsumer {
             PullRequest request = it.next();
             if (request.noWait) {
                 if (request.delivered > 0) {
-                    status(request.reply, null, pendingStatus("408 Request Timeout", request));
+                    status(request.reply, null, ConsumerStatus.pending("408 Request Timeout", request));
                 } else {
-                    status(request.reply, null, "NATS/1.0 404 No Messages\r\n\r\n");
+                    status(request.reply, null, NatsHeaderBlock.statusBlock("404 No Messages"));
                 }
                 it.remove();
             }
@@ -445,7 +444,7 @@ final class JsConsumer {
         for (Iterator<PullRequest> it = waiting.iterator(); it.hasNext(); ) {
             PullRequest request = it.next();
             if (request.expiresNanos != 0 && now - request.expiresNanos >= 0) {
-                status(request.reply, null, pendingStatus("408 Request Timeout", request));
+                status(request.reply, null, ConsumerStatus.pending("408 Request Timeout", request));
                 it.remove();
             }
         }
@@ -466,21 +465,13 @@ final class JsConsumer {
     }
 
     /** nats-server's sendIdleHeartbeat: the last delivered sequences, and the flow-control reply it waits for. */
-    private String heartbeat(String stalledOn) {
-        return "NATS/1.0 100 Idle Heartbeat\r\nNats-Last-Consumer: " + (dseq - 1) + "\r\nNats-Last-Stream: "
-                + Math.max(0, sseq - 1) + "\r\n" + (stalledOn == null ? "" : "Nats-Consumer-Stalled: " + stalledOn + "\r\n")
-                + "\r\n";
-    }
-
-    private static String pendingStatus(String status, PullRequest request) {
-        return "NATS/1.0 " + status + "\r\nNats-Pending-Messages: " + Math.max(0, request.batch)
-                + "\r\nNats-Pending-Bytes: " + Math.max(0, request.maxBytes) + "\r\n\r\n";
+    private byte[] heartbeat(String stalledOn) {
+        return ConsumerStatus.heartbeat(dseq - 1, Math.max(0, sseq - 1), stalledOn);
     }
 
     /** Sends a status message (no payload). */
-    void status(String subject, String reply, String block) {
-        broker.publishAtScope(scope, subject, reply, Headers.fromNatsBlock(block.getBytes(StandardCharsets.US_ASCII)),
-                new byte[0]);
+    void status(String subject, String reply, byte[] block) {
+        broker.publishAtScope(scope, subject, reply, NatsHeaderBlock.wrap(block), new byte[0]);
     }
 
     /** A flow-control response arrived. */
@@ -582,7 +573,7 @@ final class JsConsumer {
     /** Answers every waiting pull request with 409 Consumer Deleted. */
     void deleted() {
         for (PullRequest request : waiting) {
-            status(request.reply, null, "NATS/1.0 409 Consumer Deleted\r\n\r\n");
+            status(request.reply, null, NatsHeaderBlock.statusBlock("409 Consumer Deleted"));
         }
         waiting.clear();
     }

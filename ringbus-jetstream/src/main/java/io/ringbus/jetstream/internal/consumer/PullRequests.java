@@ -3,6 +3,7 @@ package io.ringbus.jetstream.internal.consumer;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.ringbus.core.StoredStream;
+import io.ringbus.core.wire.NatsHeaderBlock;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +27,7 @@ final class PullRequests {
             return;
         }
         if (consumer.config.push()) {
-            consumer.status(reply, null, "NATS/1.0 409 Consumer is push based\r\n\r\n");
+            consumer.status(reply, null, NatsHeaderBlock.statusBlock("409 Consumer is push based"));
             return;
         }
         long now = System.nanoTime();
@@ -39,7 +40,7 @@ final class PullRequests {
         if (text.startsWith("{")) {
             Request parsed = Request.parse(text);
             if (parsed == null) {
-                consumer.status(reply, null, "NATS/1.0 400 Bad Request - invalid request\r\n\r\n");
+                consumer.status(reply, null, NatsHeaderBlock.statusBlock("400 Bad Request - invalid request"));
                 return;
             }
             batch = (int) Math.min(Integer.MAX_VALUE, parsed.batch);
@@ -48,7 +49,7 @@ final class PullRequests {
             heartbeat = parsed.heartbeat;
             noWait = parsed.noWait;
             if (heartbeat > 0 && heartbeat * 2 > expires) {
-                consumer.status(reply, null, "NATS/1.0 400 Bad Request - heartbeat value too large\r\n\r\n");
+                consumer.status(reply, null, NatsHeaderBlock.statusBlock("400 Bad Request - heartbeat value too large"));
                 return;
             }
         } else if (!text.isEmpty()) {
@@ -60,17 +61,17 @@ final class PullRequests {
         }
         JsConsumerConfig config = consumer.config;
         if (config.maxBatch() > 0 && batch > config.maxBatch()) {
-            consumer.status(reply, null, "NATS/1.0 409 Exceeded MaxRequestBatch of " + config.maxBatch() + "\r\n\r\n");
+            consumer.status(reply, null, NatsHeaderBlock.statusBlock("409 Exceeded MaxRequestBatch of " + config.maxBatch()));
             return;
         }
         if (expires > 0 && config.maxExpiresNanos() > 0 && expires > config.maxExpiresNanos()) {
-            consumer.status(reply, null, "NATS/1.0 409 Exceeded MaxRequestExpires of "
-                    + GoDuration.format(config.maxExpiresNanos()) + "\r\n\r\n");
+            consumer.status(reply, null, NatsHeaderBlock.statusBlock("409 Exceeded MaxRequestExpires of "
+                    + GoDuration.format(config.maxExpiresNanos())));
             return;
         }
         if (maxBytes > 0 && config.maxBytes() > 0 && maxBytes > config.maxBytes()) {
-            consumer.status(reply, null, "NATS/1.0 409 Exceeded MaxRequestMaxBytes of " + config.maxBytes()
-                    + "\r\n\r\n");
+            consumer.status(reply, null, NatsHeaderBlock.statusBlock("409 Exceeded MaxRequestMaxBytes of "
+                    + config.maxBytes()));
             return;
         }
         if (batch <= 0) {
@@ -79,12 +80,12 @@ final class PullRequests {
         if (noWait && expires == 0) {
             consumer.pump(stream, now); // earlier requests take what is there first
             if (consumer.numPending(stream) == 0 && consumer.dueCount() == 0) {
-                consumer.status(reply, null, "NATS/1.0 404 No Messages\r\n\r\n");
+                consumer.status(reply, null, NatsHeaderBlock.statusBlock("404 No Messages"));
                 return;
             }
         }
         if (consumer.waiting.size() >= config.maxWaiting() || consumers.waitingTotal() >= Consumers.MAX_WAITING_TOTAL) {
-            consumer.status(reply, null, "NATS/1.0 409 Exceeded MaxWaiting\r\n\r\n");
+            consumer.status(reply, null, NatsHeaderBlock.statusBlock("409 Exceeded MaxWaiting"));
             return;
         }
         consumer.addRequest(new JsConsumer.PullRequest(reply, batch, maxBytes, noWait,

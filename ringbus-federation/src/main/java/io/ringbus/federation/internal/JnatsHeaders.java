@@ -1,27 +1,25 @@
 package io.ringbus.federation.internal;
 
 import io.ringbus.core.Headers;
+import io.ringbus.core.wire.HeaderNames;
+import io.ringbus.core.wire.NatsHeaderBlock;
 
 import java.util.List;
-import java.util.Map;
 
 /**
- * Converts between ringbus {@link Headers} and jnats' {@link io.nats.client.impl.Headers}.
+ * Hands ringbus {@link Headers} to jnats and back. The wire format is core's codec
+ * ({@link NatsHeaderBlock}, {@link HeaderNames}): what jnats delivers is kept as the NATS block it
+ * serializes to, read on first use and forwarded by a server as is.
  *
  * <p>Stored headers are the publisher's plus {@code Nats-Msg-Id} when a message id was given (as
- * the local store keeps them). {@value #EXPECTED_STREAM}, which every append sends so that
+ * the local store keeps them). {@code Nats-Expected-Stream}, which every append sends so that
  * JetStream refuses a subject captured by another stream, is JetStream's and the server keeps it
  * with the message: it is left out when reading.
  *
  * <p>Threading: static methods without state.
  */
-public final class NatsHeaders {
-    /** JetStream's message id header: a second message with the same id in the duplicate window is dropped. */
-    public static final String MSG_ID = "Nats-Msg-Id";
-    /** The header naming the stream an append expects to store it. */
-    public static final String EXPECTED_STREAM = "Nats-Expected-Stream";
-
-    private NatsHeaders() {
+public final class JnatsHeaders {
+    private JnatsHeaders() {
     }
 
     /**
@@ -47,27 +45,23 @@ public final class NatsHeaders {
     }
 
     /**
-     * @param nats headers of a message JetStream delivered, or {@code null}
-     * @return the same names and values, without {@value #EXPECTED_STREAM}; a pair ringbus cannot
-     *         hold (a name with a space) is skipped, as a NATS client skips a malformed line
+     * @param nats headers of a message NATS delivered, or {@code null}
+     * @return the same names and values over the block jnats serializes them to, without
+     *         {@code Nats-Expected-Stream}; a line ringbus cannot read as a header is skipped when
+     *         read, as a NATS client skips a malformed line
      */
     public static Headers fromNats(io.nats.client.impl.Headers nats) {
         if (nats == null || nats.isEmpty()) {
             return Headers.EMPTY;
         }
-        Headers.Builder builder = Headers.builder();
-        for (Map.Entry<String, List<String>> entry : nats.entrySet()) {
-            if (entry.getKey().equals(EXPECTED_STREAM)) {
-                continue;
-            }
-            for (String value : entry.getValue()) {
-                try {
-                    builder.add(entry.getKey(), value);
-                } catch (IllegalArgumentException malformed) {
-                    // Not a header ringbus can hold: skipped, the rest are kept.
-                }
+        io.nats.client.impl.Headers kept = nats;
+        if (nats.containsKey(HeaderNames.EXPECTED_STREAM)) {
+            kept = new io.nats.client.impl.Headers(nats);
+            kept.remove(HeaderNames.EXPECTED_STREAM);
+            if (kept.isEmpty()) {
+                return Headers.EMPTY;
             }
         }
-        return builder.build();
+        return NatsHeaderBlock.wrap(kept.getSerialized());
     }
 }

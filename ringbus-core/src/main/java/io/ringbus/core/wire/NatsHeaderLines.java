@@ -1,4 +1,4 @@
-package io.ringbus.core.internal.filter;
+package io.ringbus.core.wire;
 
 /**
  * Finds a header's values in a NATS header block without allocating, for header filters on
@@ -62,7 +62,7 @@ public final class NatsHeaderLines {
      * @param name     the header name's bytes
      * @return the next value of {@code name} after {@code previous}, packed, or -1
      */
-    static long next(byte[] block, long previous, byte[] name) {
+    public static long next(byte[] block, long previous, byte[] name) {
         return next(block, lineEnd(block, end(previous)) + 2, name);
     }
 
