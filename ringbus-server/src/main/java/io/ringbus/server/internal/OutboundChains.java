@@ -34,6 +34,13 @@ final class OutboundChains {
     private int chains = DEFAULT_ONLY;
     /** Buffers taken while several chains were in use. */
     private int handed;
+    /**
+     * Size the next buffer starts at: what the last buffer handed over held, rounded up to a power
+     * of two (at least {@link #INITIAL_BUFFER_BYTES}, at most {@link #CHUNK_BYTES}). A busy client's
+     * buffer starts at its usual size instead of doubling from 512 bytes, copying itself at each
+     * step, on every drain; an idle one's comes back down with the next small drain.
+     */
+    private int nextBufferBytes = INITIAL_BUFFER_BYTES;
 
     OutboundChains(Channel channel, AtomicLong serverBuffered) {
         this.channel = channel;
@@ -65,7 +72,7 @@ final class OutboundChains {
             }
             // On the heap: what waits for a slow client is bounded by max_pending and counted in
             // the heap, not in direct memory (Netty copies to a direct buffer as it writes).
-            buffer = current[priority] = channel.alloc().heapBuffer(Math.max(INITIAL_BUFFER_BYTES, size));
+            buffer = current[priority] = channel.alloc().heapBuffer(Math.max(nextBufferBytes, size));
             serverBuffered.addAndGet(buffer.capacity());
         }
         return buffer;
@@ -89,7 +96,10 @@ final class OutboundChains {
                 current[p] = null;
             }
             taken.add(buffer);
-            moved += buffer.readableBytes();
+            int held = buffer.readableBytes();
+            moved += held;
+            nextBufferBytes = held <= INITIAL_BUFFER_BYTES ? INITIAL_BUFFER_BYTES
+                    : Math.min(CHUNK_BYTES, Integer.highestOneBit(held - 1) << 1);
         }
         return moved;
     }

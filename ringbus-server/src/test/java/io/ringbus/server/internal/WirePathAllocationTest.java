@@ -28,6 +28,7 @@ class WirePathAllocationTest {
         assertBytesPerMessage(1, 16);
         assertBytesPerMessage(4, 16);
         assertBytesPerMessage(1, 1024);
+        assertBytesPerMessage(4, 1024);
     }
 
     private static void assertBytesPerMessage(int subscribers, int payloadBytes) {
