@@ -148,7 +148,7 @@ final class InputFramer extends ChannelInboundHandlerAdapter {
     private void accountInput() {
         long capacity = cumulation == null ? 0 : cumulation.capacity();
         if (capacity != inputAccounted) {
-            server.inputBuffered.addAndGet(capacity - inputAccounted);
+            server.inputBudget.add(capacity - inputAccounted);
             inputAccounted = capacity;
         }
         if ((cumulation == null || cumulation.readableBytes() <= SMALL_INPUT) && server.inputOverdraft.get() == this) {
@@ -164,8 +164,8 @@ final class InputFramer extends ChannelInboundHandlerAdapter {
      * large messages), while less than twice the budget is buffered: the hard bound.
      */
     private boolean mustWaitForInputBudget() {
-        long buffered = server.inputBuffered.get();
-        long budget = server.config.maxInputBuffer();
+        long buffered = server.inputBudget.used();
+        long budget = server.inputBudget.limit();
         if (cumulation == null || cumulation.readableBytes() <= SMALL_INPUT || session.closing || paused
                 || buffered <= budget) {
             return false;

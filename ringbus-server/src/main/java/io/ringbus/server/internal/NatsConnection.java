@@ -81,7 +81,7 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         counters.totalConnections.increment();
         server.connections.put(session.id, this);
         session.outbound = new Outbound(ctx.channel(), counters, session.stats, config.effectiveMaxPending(),
-                config.writeDeadline().toNanos(), server.outboundBuffered, config.outboundBudget(), this::slowConsumer);
+                config.writeDeadline().toNanos(), server.outboundBudget, this::slowConsumer);
         session.durableAcks = new DurableAcks(ctx.channel().eventLoop(), counters, keepAlive::pong, session.id);
         handshake.start();
         keepAlive.start();

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.ringbus.core.Headers;
 import io.ringbus.core.Message;
+import io.ringbus.core.memory.ByteBudget;
 import io.ringbus.core.wire.NatsHeaderBlock;
 
 import java.nio.charset.StandardCharsets;
@@ -62,8 +63,7 @@ final class Outbound {
     private final long stallBytes;
     private final long writeDeadlineNanos;
     /** The capacity of every connection's pending buffers, and its bound (ServerConfig.outboundBudget). */
-    private final AtomicLong serverBuffered;
-    private final long serverBudget;
+    private final ByteBudget serverBudget;
     private final AtomicBoolean scheduled = new AtomicBoolean();
     /** When pending bytes went past the stall mark (System.nanoTime, never 0), or 0 when below it. */
     private final AtomicLong stallingSince = new AtomicLong();
@@ -100,9 +100,8 @@ final class Outbound {
     private volatile long takenBytes;
 
     Outbound(Channel channel, ServerCounters counters, ConnectionStats stats, long maxPending,
-             long writeDeadlineNanos, AtomicLong serverBuffered, long serverBudget, Runnable onSlowConsumer) {
+             long writeDeadlineNanos, ByteBudget serverBudget, Runnable onSlowConsumer) {
         this.channel = channel;
-        this.serverBuffered = serverBuffered;
         this.serverBudget = serverBudget;
         this.counters = counters;
         this.stats = stats;
@@ -110,7 +109,7 @@ final class Outbound {
         this.stallBytes = maxPending / 2;
         this.writeDeadlineNanos = writeDeadlineNanos;
         this.onSlowConsumer = onSlowConsumer;
-        this.chains = new OutboundChains(channel, serverBuffered);
+        this.chains = new OutboundChains(channel, serverBudget);
     }
 
     /** @param supported whether the client announced {@code headers} in CONNECT */
@@ -222,7 +221,7 @@ final class Outbound {
      * @param publisher the network connection whose publish this is, or {@code null}
      */
     private void afterEnqueue(long queued, Publisher publisher) {
-        if (queued > maxPending && serverBuffered.get() > serverBudget) {
+        if (queued > maxPending && serverBudget.exceeded()) {
             slowConsumer();
             return;
         }
@@ -233,7 +232,7 @@ final class Outbound {
                 channel.eventLoop().execute(drain);
             }
         }
-        if (queued > stallBytes || serverBuffered.get() > serverBudget) {
+        if (queued > stallBytes || serverBudget.exceeded()) {
             // Past this client's stall mark, or the server's output budget is spent: its
             // publishers wait, and the write-deadline clock runs.
             stallSlowPath(publisher);
@@ -273,7 +272,7 @@ final class Outbound {
             channel.eventLoop().schedule(checkStall, left, TimeUnit.NANOSECONDS);
             return;
         }
-        if (pending() <= stallBytes && serverBuffered.get() <= serverBudget) {
+        if (pending() <= stallBytes && !serverBudget.exceeded()) {
             // Stalled by the server's budget, which others have freed since: not slow.
             stallingSince.set(0);
             return;
@@ -368,7 +367,7 @@ final class Outbound {
             buffer.release();
         }
         if (freed > 0) {
-            serverBuffered.addAndGet(-freed);
+            serverBudget.add(-freed);
         }
         taken.clear();
         takenBytes = 0;
@@ -431,7 +430,7 @@ final class Outbound {
         }
         if (handedCapacity > 0) {
             // Netty's own queue is bounded by the channel's write watermark, not by this budget.
-            serverBuffered.addAndGet(-handedCapacity);
+            serverBudget.add(-handedCapacity);
         }
         if (sentMessages > 0) {
             counters.messagesOut.add(sentMessages);
@@ -458,7 +457,7 @@ final class Outbound {
      */
     private void clearStallIfTaken() {
         long left = pending();
-        if (left <= stallBytes && (left == 0 || serverBuffered.get() <= serverBudget)) {
+        if (left <= stallBytes && (left == 0 || !serverBudget.exceeded())) {
             stallingSince.set(0);
         }
     }

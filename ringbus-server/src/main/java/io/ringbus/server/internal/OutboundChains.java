@@ -3,9 +3,9 @@ package io.ringbus.server.internal;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.ringbus.core.Message;
+import io.ringbus.core.memory.ByteBudget;
 
 import java.util.ArrayDeque;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The buffers encoded for one client and not yet handed to Netty, one chain per
@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link Message#PRIORITY_SHARE}-th buffer comes from the lowest priority waiting (no starvation).
  *
  * <p>Threading: guarded by the owning {@link Outbound}'s lock. The capacity of every buffer is
- * counted in the server's output budget ({@code serverBuffered}) while it is here.
+ * counted in the server's output budget ({@code serverBudget}) while it is here.
  */
 final class OutboundChains {
     /** Largest size a pending buffer grows to; a larger message gets a buffer of its own size. */
@@ -26,7 +26,7 @@ final class OutboundChains {
     private static final int DEFAULT_ONLY = 1 << Message.DEFAULT_PRIORITY;
 
     private final Channel channel;
-    private final AtomicLong serverBuffered;
+    private final ByteBudget serverBudget;
     @SuppressWarnings({"unchecked", "rawtypes"}) // no generic array creation in Java
     private final ArrayDeque<ByteBuf>[] full = new ArrayDeque[Message.MAX_PRIORITY + 1];
     private final ByteBuf[] current = new ByteBuf[Message.MAX_PRIORITY + 1];
@@ -42,9 +42,9 @@ final class OutboundChains {
      */
     private int nextBufferBytes = INITIAL_BUFFER_BYTES;
 
-    OutboundChains(Channel channel, AtomicLong serverBuffered) {
+    OutboundChains(Channel channel, ByteBudget serverBudget) {
         this.channel = channel;
-        this.serverBuffered = serverBuffered;
+        this.serverBudget = serverBudget;
         full[Message.DEFAULT_PRIORITY] = new ArrayDeque<>();
     }
 
@@ -59,7 +59,7 @@ final class OutboundChains {
             if (buffer.readableBytes() + size <= CHUNK_BYTES) {
                 int before = buffer.capacity();
                 buffer.ensureWritable(size);
-                serverBuffered.addAndGet(buffer.capacity() - before);
+                serverBudget.add(buffer.capacity() - before);
                 return buffer;
             }
             full[priority].add(buffer);
@@ -73,7 +73,7 @@ final class OutboundChains {
             // On the heap: what waits for a slow client is bounded by max_pending and counted in
             // the heap, not in direct memory (Netty copies to a direct buffer as it writes).
             buffer = current[priority] = channel.alloc().heapBuffer(Math.max(nextBufferBytes, size));
-            serverBuffered.addAndGet(buffer.capacity());
+            serverBudget.add(buffer.capacity());
         }
         return buffer;
     }

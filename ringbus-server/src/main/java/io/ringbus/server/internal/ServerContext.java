@@ -3,6 +3,7 @@ package io.ringbus.server.internal;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.SslHandler;
 import io.ringbus.core.Broker;
+import io.ringbus.core.memory.ByteBudget;
 import io.ringbus.server.ServerConfig;
 import io.ringbus.server.internal.monitor.MonitorExtensions;
 
@@ -35,14 +36,14 @@ public final class ServerContext {
     final AuthChain authChain;
     final String serverId;
     final AtomicLong clientIds = new AtomicLong();
-    /** Capacity of every connection's buffer of incomplete input, bounded by {@code maxInputBuffer}. */
-    final AtomicLong inputBuffered = new AtomicLong();
+    /** Capacity of every connection's buffer of incomplete input, bounded by {@code maxInputBuffer} (see {@link InputFramer}). */
+    final ByteBudget inputBudget;
     /**
      * Capacity of the buffers every connection's outbound holds (encoded, not yet handed to
      * Netty), bounded by {@link ServerConfig#outboundBudget()}: counted per buffer, not per
      * message, so that fan-out does not contend on it.
      */
-    final AtomicLong outboundBuffered = new AtomicLong();
+    final ByteBudget outboundBudget;
     /** Policy text held by every connection's content filters, bounded by {@link ServerConfig#filterBudget()}. */
     final AtomicLong filterBytes = new AtomicLong();
     /** Every connection's subscriptions, as {@link SubscriptionCost} estimates their heap; bounded by max_subscription_memory. */
@@ -88,7 +89,7 @@ public final class ServerContext {
 
     /** @return the capacity of the buffers waiting for clients, all connections together */
     public long outboundBuffered() {
-        return outboundBuffered.get();
+        return outboundBudget.used();
     }
 
     /**
@@ -97,7 +98,7 @@ public final class ServerContext {
      *         takes no bytes meanwhile is cut off after the write deadline
      */
     boolean outboundOverBudget() {
-        return outboundBuffered.get() > config.outboundBudget();
+        return outboundBudget.exceeded();
     }
 
     /**
@@ -108,6 +109,8 @@ public final class ServerContext {
     public ServerContext(Broker broker, ServerConfig config) {
         this.broker = broker;
         this.config = config;
+        this.inputBudget = new ByteBudget(config.maxInputBuffer());
+        this.outboundBudget = new ByteBudget(config.outboundBudget());
         this.checks = new CostlyCheckPool(config.authCheckThreads(), config.authChecksPerSource(), counters);
         this.authChain = AuthChain.of(config, checks);
         this.tls = config.tlsEnabled() ? new TlsPipeline(config, counters) : null;

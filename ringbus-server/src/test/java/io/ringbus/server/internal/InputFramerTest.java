@@ -64,7 +64,7 @@ class InputFramerTest {
         assertThat(subscriber.output()).isEqualTo("MSG foo 1 10\r\nhelloworld\r\nMSG foo 1 2\r\nhi\r\n");
         publisher.send("bye\r\n");
         assertThat(subscriber.output()).isEqualTo("MSG foo 1 3\r\nbye\r\n");
-        assertThat(server.context.inputBuffered.get()).isZero();
+        assertThat(server.context.inputBudget.used()).isZero();
     }
 
     @Test
@@ -108,7 +108,7 @@ class InputFramerTest {
         assertThat(second.reading()).as("the budget is free again").isTrue();
         send(second, b.substring(200_000) + "\r\n");
         assertThat(subscriber.output()).isEqualTo("MSG big.b 1 " + size + "\r\n" + b + "\r\n");
-        assertThat(server.context.inputBuffered.get()).isZero();
+        assertThat(server.context.inputBudget.used()).isZero();
     }
 
     @Test
@@ -116,11 +116,11 @@ class InputFramerTest {
         server = EmbeddedServer.defaults();
         EmbeddedClient client = server.connect(TERSE);
         client.send("PUB foo 100000\r\n" + "x".repeat(90_000));
-        assertThat(server.context.inputBuffered.get()).isGreaterThanOrEqualTo(90_000);
+        assertThat(server.context.inputBudget.used()).isGreaterThanOrEqualTo(90_000);
 
         client.close();
 
-        assertThat(server.context.inputBuffered.get()).isZero();
+        assertThat(server.context.inputBudget.used()).isZero();
     }
 
     @Test

@@ -27,7 +27,7 @@ class OutboundEncodingTest {
         EmbeddedChannel channel = new EmbeddedChannel();
         ServerCounters counters = new ServerCounters();
         Outbound outbound = new Outbound(channel, counters, new ConnectionStats(), 1 << 20, 1_000_000_000L,
-                new java.util.concurrent.atomic.AtomicLong(), Long.MAX_VALUE, () -> { });
+                new io.ringbus.core.memory.ByteBudget(Long.MAX_VALUE), () -> { });
         outbound.headersSupported(true);
         byte[] sid = "42".getBytes(StandardCharsets.US_ASCII);
         String big = "x".repeat(12_345);
