@@ -182,9 +182,6 @@ public final class SubscribeOptions {
      * @return options with that filter
      */
     public SubscribeOptions filter(MessageFilter filter) {
-        if (filter == this.filter) {
-            return this; // options are immutable: a server passes null for nearly every subscription
-        }
         return new SubscribeOptions(mode, ordered, maxConcurrency, bufferSize, overflow, queueGroup, maxExecuteTime,
                 durable, filter);
     }

@@ -7,9 +7,8 @@ import io.ringbus.core.Scope;
 import io.ringbus.core.SubscribeOptions;
 import io.ringbus.core.ViewHandler;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -21,21 +20,10 @@ import java.util.concurrent.atomic.LongAdder;
  * it instead ({@link #deliver}); the handler is thread-safe by contract, so that is the same call.
  */
 final class PublisherSubscriber extends Subscriber {
-    /** {@link #limited}'s compareAndSet: a field, not an AtomicLong, one object fewer per subscription. */
-    private static final VarHandle LIMITED;
-
-    static {
-        try {
-            LIMITED = MethodHandles.lookup().findVarHandle(PublisherSubscriber.class, "limited", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     /** Deliveries while no limit is set: many publishers add at once (fan-in), so a striped counter. */
     private final LongAdder unlimited = new LongAdder();
-    /** Deliveries counted against a limit ({@link #unsubscribeAfter}): exact, so one atomic counter ({@link #LIMITED}). */
-    private volatile long limited;
+    /** Deliveries counted against a limit ({@link #unsubscribeAfter}): exact, so one atomic counter. */
+    private final AtomicLong limited = new AtomicLong();
     /** Whether the handler reads views ({@link ViewHandler}); any other gets an immutable copy of a view. */
     private final boolean takesViews;
 
@@ -93,13 +81,13 @@ final class PublisherSubscriber extends Subscriber {
     private long claimUnderLimit(long limit) {
         long before = unlimited.sum();
         for (;;) {
-            long claimed = limited;
+            long claimed = limited.get();
             long count = before + claimed;
             if (count >= limit) {
                 checkDeliveryLimit(count);
                 return -1;
             }
-            if (LIMITED.compareAndSet(this, claimed, claimed + 1)) {
+            if (limited.compareAndSet(claimed, claimed + 1)) {
                 return count;
             }
         }
@@ -130,7 +118,7 @@ final class PublisherSubscriber extends Subscriber {
 
     @Override
     public long delivered() {
-        return unlimited.sum() + limited;
+        return unlimited.sum() + limited.get();
     }
 
     @Override

@@ -8,9 +8,9 @@ import io.ringbus.core.SubscribeOptions;
 import io.ringbus.core.Subscription;
 import io.ringbus.core.internal.filter.SharedBody;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -20,25 +20,6 @@ import java.util.concurrent.atomic.LongAdder;
 abstract class Subscriber implements Subscription {
     /** Subjects whose indexed-group counts a subscriber keeps apart (see {@link #joined}). */
     private static final int MAX_MEMBERSHIPS = 1_024;
-    /*
-     * The retired flag and the folded count are fields changed through VarHandles rather than an
-     * AtomicBoolean and an AtomicLong each: a server holds a subscriber per network subscription
-     * (100,000s on one connection), and two objects fewer per subscriber are less heap for every
-     * young collection to copy. Same atomicity: compareAndSet and getAndAdd, volatile access modes.
-     */
-    private static final VarHandle RETIRED;
-    private static final VarHandle FOLDED;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            RETIRED = lookup.findVarHandle(Subscriber.class, "retired", boolean.class);
-            FOLDED = lookup.findVarHandle(Subscriber.class, "folded", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     final RingBroker broker;
     final MessageHandler handler;
     /** The figures of this subscription's pattern tag; {@code null} when the broker has no registry. */
@@ -53,16 +34,15 @@ abstract class Subscriber implements Subscription {
      * first use; only subscribers with an indexable filter have one.
      */
     private volatile ConcurrentHashMap<String, IndexedSubscribers.Membership> memberships;
-    /** Rejections counted by groups no longer in use; added to with {@link #FOLDED}. */
-    private volatile long folded;
+    /** Rejections counted by groups no longer in use. */
+    private final AtomicLong folded = new AtomicLong();
     private final long id;
     private final SubjectPattern pattern;
     private final Scope scope;
     private final SubscribeOptions options;
     private final int loopIndex;
     private final long maxExecuteNanos;
-    /** Set once, by the call that retires the subscriber ({@link #RETIRED} compareAndSet). */
-    private volatile boolean retired;
+    private final AtomicBoolean retired = new AtomicBoolean();
     /** Set before retiring when the broker closes: what is then left undelivered counts as SHUTDOWN. */
     private volatile boolean shutdown;
     /** Read on every dispatch: a volatile load is a plain load on x86. */
@@ -146,7 +126,7 @@ abstract class Subscriber implements Subscription {
         if (rejected == null) {
             return 0;
         }
-        long total = rejected.sum() + folded;
+        long total = rejected.sum() + folded.get();
         var joined = memberships;
         if (joined != null) {
             for (IndexedSubscribers.Membership membership : joined.values()) {
@@ -173,13 +153,13 @@ abstract class Subscriber implements Subscription {
         }
         if (joined.size() >= MAX_MEMBERSHIPS) {
             for (IndexedSubscribers.Membership old : joined.values()) {
-                FOLDED.getAndAdd(this, old.rejected());
+                folded.addAndGet(old.rejected());
             }
             joined.clear();
         }
         IndexedSubscribers.Membership old = joined.put(subject, membership);
         if (old != null) {
-            FOLDED.getAndAdd(this, old.rejected());
+            folded.addAndGet(old.rejected());
         }
     }
 
@@ -254,7 +234,7 @@ abstract class Subscriber implements Subscription {
      */
     final boolean retire() {
         active = false;
-        if (!RETIRED.compareAndSet(this, false, true)) {
+        if (!retired.compareAndSet(false, true)) {
             return false;
         }
         broker.retire(this);
