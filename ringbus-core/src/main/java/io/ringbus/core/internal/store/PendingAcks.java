@@ -23,7 +23,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread-safe: appenders reserve and add, the flusher completes.
  */
 final class PendingAcks {
-    /** How often a waiting appender checks that the stream is open: closing it wakes nobody. */
+    /** How often a waiting appender checks that the stream is open (a close calls no wakeAll). */
     private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final String stream;
