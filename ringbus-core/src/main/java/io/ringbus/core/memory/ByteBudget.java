@@ -4,7 +4,9 @@ import io.ringbus.core.Backoff;
 
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A budget of bytes held at once (in flight, pending, buffered), shared by many threads: what is
@@ -23,8 +25,18 @@ import java.util.concurrent.locks.LockSupport;
  * give up: closed, or a thread that must not wait). {@link #add} changes the bytes held without
  * asking (a buffer grew), for budgets that are checked apart with {@link #exceeded}.
  *
+ * <p><b>Woken waits.</b> {@link #acquireWoken} (exact admission) and {@link #awaitEmpty} wait on
+ * a condition that {@link #release} signals, so a waiter runs again as soon as bytes come back,
+ * not after its back-off. A release reads one volatile count of such waiters and takes the lock
+ * only while someone waits: a budget nobody waits on pays one read more. The lock and its
+ * condition are made with the budget; only a wait itself allocates (the condition's queue node).
+ * Each wait of an acquire is also bounded by the caller's re-check time, so that a waiter runs its
+ * check again (a close) even with no release; {@link #wakeAll} wakes them all at once. {@link #acquire}'s parking waiters
+ * are not woken ({@link #add} wakes nobody).
+ *
  * <p><b>Counted:</b> bytes {@link #used()}, the {@link #limit()}, {@link #refusals()} (a try that
- * found no room) and {@link #waits()} (an acquire that had to wait). Nothing allocates.
+ * found no room) and {@link #waits()} (an acquire that had to wait). Nothing that does not wait
+ * allocates.
  *
  * <p>Thread-safe.
  */
@@ -33,6 +45,14 @@ public final class ByteBudget {
     private final AtomicLong used = new AtomicLong();
     private final LongAdder refusals = new LongAdder();
     private final LongAdder waits = new LongAdder();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition room = lock.newCondition();
+    /**
+     * Threads in a woken wait; changed under {@link #lock}. Volatile: a waiter counts itself before
+     * it reads {@link #used}, a release changes {@link #used} before it reads this, so one of the
+     * two sees the other (a waiter never sleeps through the release that made its room).
+     */
+    private volatile int waiters;
 
     /**
      * @param limit the most bytes held at once, &gt;= 1
@@ -104,12 +124,88 @@ public final class ByteBudget {
     }
 
     /**
-     * Gives bytes back.
+     * Takes bytes exactly ({@link #tryAcquire}), waiting for room: each wait ends when a
+     * {@link #release} or {@link #wakeAll} signals, or after {@code recheckNanos}. The wait is
+     * counted once; each try that finds no room is a refusal.
+     *
+     * @param bytes        how many, &gt;= 0
+     * @param recheckNanos the longest one wait lasts before the check runs and the acquire tries again
+     * @param check        run before each wait and after it (so a waiter woken by a close gives up
+     *                     rather than take room), under the budget's lock, so it must not block; throws
+     *                     to give up (the budget is then unchanged)
+     * @throws InterruptedException when interrupted while waiting (the budget is then unchanged)
+     */
+    public void acquireWoken(long bytes, long recheckNanos, Runnable check) throws InterruptedException {
+        if (tryAcquire(bytes)) {
+            return;
+        }
+        waits.increment();
+        do {
+            awaitSlowPath(limit - bytes, check, recheckNanos);
+        } while (!tryAcquire(bytes));
+    }
+
+    /**
+     * Waits until nothing is held, or the timeout; woken by each {@link #release}.
+     *
+     * @param timeoutNanos the most to wait
+     * @return whether nothing is held; an interrupt ends the wait, the interrupt flag set again
+     */
+    public boolean awaitEmpty(long timeoutNanos) {
+        long deadline = System.nanoTime() + timeoutNanos;
+        long left = timeoutNanos;
+        try {
+            while (used.get() != 0 && left > 0) {
+                awaitSlowPath(0, null, left);
+                left = deadline - System.nanoTime();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return used.get() == 0;
+    }
+
+    /** Runs the check, then waits once while something is held and more than {@code most}. */
+    private void awaitSlowPath(long most, Runnable check, long nanos) throws InterruptedException {
+        lock.lock();
+        try {
+            waiters++;
+            if (check != null) {
+                check.run();
+            }
+            long now = used.get();
+            if (now != 0 && now > most) {
+                room.awaitNanos(nanos);
+                if (check != null) {
+                    check.run();
+                }
+            }
+        } finally {
+            waiters--;
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Gives bytes back, and wakes the {@link #acquireWoken} and {@link #awaitEmpty} waiters if any.
      *
      * @param bytes what was taken
      */
     public void release(long bytes) {
         used.getAndAdd(-bytes);
+        if (waiters != 0) {
+            wakeAll();
+        }
+    }
+
+    /** Wakes every {@link #acquireWoken} and {@link #awaitEmpty} waiter: each runs its check and tries again. */
+    public void wakeAll() {
+        lock.lock();
+        try {
+            room.signalAll();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**

@@ -15,6 +15,7 @@ import io.ringbus.core.StoredStream;
 import io.ringbus.core.StreamConfig;
 import io.ringbus.core.StreamConsumer;
 import io.ringbus.core.StreamInfo;
+import io.ringbus.core.memory.ByteBudget;
 import io.ringbus.core.wire.HeaderNames;
 
 import java.io.IOException;
@@ -35,21 +36,29 @@ import java.util.concurrent.atomic.LongAdder;
  * the message id as {@code Nats-Msg-Id}, acknowledged by the stream's PubAck; consumers are
  * durable pull consumers ({@link JetStreamConsumer}).
  *
- * <p><b>Bounded.</b> Each append takes its bytes (payload, subject, headers) from
- * {@link PendingBytes} before it is published and gives them back when its PubAck or failure
- * comes, or when no PubAck came within the request timeout.
+ * <p><b>Bounded.</b> Each append takes its bytes (payload, subject, headers, message id) from the
+ * stream's {@link ByteBudget} of {@code maxPendingBytes}, exactly, before it is published, and
+ * gives them back when its PubAck or failure comes, or when no PubAck came within the request
+ * timeout; that release wakes the appenders waiting for room. One append larger than the whole
+ * budget is let through when nothing else is pending, as the local store does.
  *
  * <p><b>Threads.</b> Thread-safe. Futures complete on jnats' reply thread, shared by every
  * request on the connection: what is chained to them must not block (and must not
  * {@link #append} into a full stream, which waits for that very thread).
  */
 public final class JetStreamStream implements StoredStream {
+    /** The longest a waiting appender waits before it checks that the stream is open and tries again. */
+    private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
     private final Connection connection;
     private final JetStream jetStream;
     private final JetStreamManagement management;
     private final StreamConfig config;
     private final long timeoutMillis;
-    private final PendingBytes pending;
+    /** Bytes of appends awaiting their PubAck. */
+    private final ByteBudget pending;
+    /** {@link #checkOpen}, made once: an append that waits for room passes it without allocating. */
+    private final Runnable openCheck = this::checkOpen;
     private final PublishOptions expectStream;
     private final Map<String, Counts> counts = new ConcurrentHashMap<>();
     private final Set<JetStreamConsumer> handles = ConcurrentHashMap.newKeySet();
@@ -79,7 +88,7 @@ public final class JetStreamStream implements StoredStream {
         this.management = management;
         this.config = config;
         this.timeoutMillis = requestTimeout.toMillis();
-        this.pending = new PendingBytes(config.name(), maxPendingBytes);
+        this.pending = new ByteBudget(maxPendingBytes);
         this.expectStream = PublishOptions.builder().expectedStream(config.name()).build();
     }
 
@@ -117,7 +126,7 @@ public final class JetStreamStream implements StoredStream {
             throw new IllegalArgumentException("message too large for stream '" + config.name() + "': " + body.length
                     + " payload bytes and headers > the server's max_payload " + maxPayload);
         }
-        if (!pending.reserve(bytes, wait)) {
+        if (!reserve(bytes, wait)) {
             return null;
         }
         PublishOptions options = msgId == null ? expectStream
@@ -140,6 +149,27 @@ public final class JetStreamStream implements StoredStream {
             result.completeExceptionally(failed(subject, e));
         }
         return result;
+    }
+
+    /**
+     * Takes an append's bytes from the budget.
+     *
+     * @return false only when {@code wait} is false and there is no room
+     * @throws IllegalStateException when the stream is closed (also while waiting)
+     * @throws StorageException      when interrupted while waiting (the interrupt flag is set again)
+     */
+    private boolean reserve(long bytes, boolean wait) {
+        checkOpen(); // again, right before taking: a close may have come since append's first check
+        if (!wait) {
+            return pending.tryAcquire(bytes);
+        }
+        try {
+            pending.acquireWoken(bytes, RECHECK_NANOS, openCheck);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StorageException("interrupted waiting for room in stream '" + config.name() + "'", e);
+        }
     }
 
     private StorageException failed(String subject, Throwable failure) {
@@ -196,7 +226,7 @@ public final class JetStreamStream implements StoredStream {
 
     /** @return the bytes of appends awaiting their PubAck now */
     public long pendingBytes() {
-        return pending.pending();
+        return pending.used();
     }
 
     private void checkOpen() {
@@ -214,7 +244,7 @@ public final class JetStreamStream implements StoredStream {
      */
     public boolean close(long timeoutNanos) {
         closed = true;
-        pending.close();
+        pending.wakeAll(); // the appenders waiting for room run checkOpen, and throw
         for (JetStreamConsumer handle : handles) {
             handle.close();
         }

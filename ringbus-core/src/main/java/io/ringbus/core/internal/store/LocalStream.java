@@ -69,6 +69,8 @@ final class LocalStream implements StoredStream {
     private final Duplicates duplicates;
     /** Appended, not yet durable: their acknowledgements and the bytes they hold. */
     private final PendingAcks pending;
+    /** {@link #checkOpen}, made once: an append that waits for room passes it without allocating. */
+    private final Runnable openCheck = this::checkOpen;
     private final Map<String, ConsumerState> consumers = new ConcurrentHashMap<>();
     /** Called after each append ({@link #onAppend}). */
     private final List<Runnable> appendListeners = new CopyOnWriteArrayList<>();
@@ -244,7 +246,7 @@ final class LocalStream implements StoredStream {
             return CompletableFuture.failedFuture(new PublishRejectedException(503, INSUFFICIENT_RESOURCES,
                     "insufficient resources", config.name()));
         }
-        if (!pending.reserve(bytes, wait, this::checkOpen)) {
+        if (!pending.reserve(bytes, wait, openCheck)) {
             return null;
         }
         CompletableFuture<PublishAck> future = new CompletableFuture<>();

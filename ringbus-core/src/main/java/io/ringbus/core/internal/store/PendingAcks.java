@@ -2,6 +2,7 @@ package io.ringbus.core.internal.store;
 
 import io.ringbus.core.PublishAck;
 import io.ringbus.core.StorageException;
+import io.ringbus.core.memory.ByteBudget;
 
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -9,27 +10,27 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A stream's appends that are written and not yet durable: their acknowledgements, completed in
  * sequence order once the log's flusher reports them durable, and the bytes they hold against the
- * stream's pending budget (a store's {@code maxPendingBytes}). A caller that may not wait is
- * refused while the budget is spent; one that may waits for room. One append always fits, however
- * large, when nothing is pending.
+ * stream's pending budget (a store's {@code maxPendingBytes}), a {@link ByteBudget} with exact
+ * admission. A caller that may not wait is refused while the budget is spent; one that may waits
+ * for room, woken when acknowledgements complete or an append gives its bytes back. One append
+ * always fits, however large, when nothing is pending.
  *
  * <p>Thread-safe: appenders reserve and add, the flusher completes.
  */
 final class PendingAcks {
+    /** How often a waiting appender checks that the stream is open (a close calls no wakeAll). */
+    private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
     private final String stream;
-    private final long maxBytes;
+    private final ByteBudget bytes;
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition room = lock.newCondition();
     /** In sequence order; guarded by {@link #lock}. */
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
-    private final AtomicLong bytes = new AtomicLong();
 
     private record Pending(long sequence, int bytes, CompletableFuture<PublishAck> future) {
     }
@@ -40,7 +41,7 @@ final class PendingAcks {
      */
     PendingAcks(String stream, long maxBytes) {
         this.stream = stream;
-        this.maxBytes = maxBytes;
+        this.bytes = new ByteBudget(maxBytes);
     }
 
     /**
@@ -53,35 +54,21 @@ final class PendingAcks {
      * @throws StorageException when interrupted while waiting
      */
     boolean reserve(int size, boolean wait, Runnable checkOpen) {
-        while (true) {
-            long current = bytes.get();
-            if (current == 0 || current + size <= maxBytes) {
-                if (bytes.compareAndSet(current, current + size)) {
-                    return true;
-                }
-                continue;
-            }
-            if (!wait) {
-                return false;
-            }
-            checkOpen.run();
-            lock.lock();
-            try {
-                if (bytes.get() + size > maxBytes && bytes.get() != 0) {
-                    room.await(1, TimeUnit.MILLISECONDS);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new StorageException("interrupted waiting for room in stream '" + stream + "'", e);
-            } finally {
-                lock.unlock();
-            }
+        if (!wait) {
+            return bytes.tryAcquire(size);
+        }
+        try {
+            bytes.acquireWoken(size, RECHECK_NANOS, checkOpen);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StorageException("interrupted waiting for room in stream '" + stream + "'", e);
         }
     }
 
     /** Gives back bytes of an append that was not made. */
     void release(int size) {
-        bytes.addAndGet(-size);
+        bytes.release(size);
     }
 
     /** Queues the acknowledgement of an append made, in sequence order (under the stream's append lock). */
@@ -100,23 +87,22 @@ final class PendingAcks {
      */
     void complete(long durable, IOException error) {
         List<Pending> done = null;
+        long released = 0;
         lock.lock();
         try {
             while (!pending.isEmpty() && (pending.peekFirst().sequence <= durable || error != null)) {
                 Pending ack = pending.pollFirst();
-                bytes.addAndGet(-ack.bytes);
+                released += ack.bytes;
                 if (done == null) {
                     done = new ArrayList<>();
                 }
                 done.add(ack);
             }
-            if (done != null) {
-                room.signalAll();
-            }
         } finally {
             lock.unlock();
         }
         if (done != null) {
+            bytes.release(released); // wakes the appenders waiting for room
             for (Pending ack : done) {
                 if (ack.sequence <= durable) {
                     ack.future.complete(new PublishAck(stream, ack.sequence, false));
