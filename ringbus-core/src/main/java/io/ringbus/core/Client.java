@@ -117,9 +117,11 @@ public interface Client {
      * Publishes like {@link #tryPublishWithAck} a message the caller lends for the length of this
      * call: a view of the caller's own buffer, reused for its next publish. Subscriptions whose
      * handler is a {@link ViewHandler} ({@link ExecutionMode#PUBLISHER} mode) get the view itself,
-     * on this thread; every other subscriber, the store and the federation get what
-     * {@link Message#payload()} and {@link Message#copy()} return, read during this call. So a
-     * publish whose subscribers all read views copies nothing and makes no object.
+     * on this thread; every other handler, the error handler, the store and the federation get
+     * what {@link Message#payload()} and {@link Message#copy()} return, read during this call.
+     * Subscription filters ({@link MessageFilter#test}) are given the view itself, as their
+     * contract allows: valid during the test only. So a publish whose subscribers all read views
+     * copies nothing and makes no object.
      *
      * <p>The view's {@link Message#origin()} must be this client's {@link #id()}; its accessors
      * must return the same values until this method returns, and {@code payload()} and

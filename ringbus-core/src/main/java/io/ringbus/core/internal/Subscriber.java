@@ -89,7 +89,8 @@ abstract class Subscriber implements Subscription {
         try {
             taken = reading == null ? f.test(message) : reading.test(f, message);
         } catch (RuntimeException e) {
-            broker.handlerFailed(e, message, this);
+            // The error handler may keep what it is given: a copy, never a publisher's view.
+            broker.handlerFailed(e, message.copy(), this);
             taken = false;
         }
         if (!taken) {

@@ -109,6 +109,11 @@ final class InputFramer extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (ctx.channel().isWritable() && session.outbound != null) {
+            // First what waits for the client, then the input: replies the parse below makes
+            // queue behind the deliveries already pending, as they were produced.
+            session.outbound.onWritable();
+        }
         if (ctx.channel().isWritable() && outputBlocked && !session.closing) {
             outputBlocked = false;
             readingResumed.run();

@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
  * socket -&gt; [TLS] -&gt; InputFramer (framing, input budget, when to read)
  *                  -&gt; NatsConnection -&gt; Handshake         CONNECT, authentication
  *                                    -&gt; PublishPath       PUB, HPUB (a view lent to the broker)
+ *                                         -&gt; LocalRequests   $RB.API and extension subjects
  *                                    -&gt; SubscriptionTable SUB, UNSUB, limits, deliveries
  *                                    -&gt; KeepAlive         PING, PONG
  * broker deliveries -&gt; Delivery -&gt; Outbound -&gt; socket
@@ -47,9 +48,8 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
     private NatsConnection(ServerContext server, io.netty.channel.Channel channel) {
         this.session = new NatsSession(server, channel);
         this.subscriptions = new SubscriptionTable(session);
-        KeepAlive[] alive = new KeepAlive[1];
-        this.framer = new InputFramer(session, this, this::readDone, () -> alive[0].readingResumed());
-        this.keepAlive = alive[0] = new KeepAlive(session, framer::reading);
+        this.framer = new InputFramer(session, this, this::readDone, this::readingResumed);
+        this.keepAlive = new KeepAlive(session, framer::reading);
         this.handshake = new Handshake(session, framer);
         this.publishes = new PublishPath(session, framer, subscriptions);
     }
@@ -116,12 +116,9 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
         ctx.close();
     }
 
-    @Override
-    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (ctx.channel().isWritable() && session.outbound != null) {
-            session.outbound.onWritable();
-        }
-        ctx.fireChannelWritabilityChanged();
+    /** Reading goes on after a stop: the PONGs unread meanwhile are not held against the client. */
+    private void readingResumed() {
+        keepAlive.readingResumed();
     }
 
     /** End of a read (or of a parse after a pause): wakes the subscribers fed, flushes replies. */
@@ -139,13 +136,13 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
 
     @Override
     public boolean onPub(String subject, String replyTo, ByteBuf in, int payloadAt, int payloadLength) {
-        return !session.ready() || publishes.onPublish(subject, replyTo, in, payloadAt, 0, payloadLength);
+        return !session.admit() || publishes.onPublish(subject, replyTo, in, payloadAt, 0, payloadLength);
     }
 
     @Override
     public boolean onHpub(String subject, String replyTo, ByteBuf in, int headersAt, int headersLength,
                           int payloadLength) {
-        if (!session.ready()) {
+        if (!session.admit()) {
             return true;
         }
         if (!session.options.headers()) {
@@ -159,14 +156,14 @@ final class NatsConnection extends ChannelInboundHandlerAdapter implements Proto
 
     @Override
     public void onSub(String subject, String queueGroup, String sid) {
-        if (session.ready()) {
+        if (session.admit()) {
             subscriptions.onSub(subject, queueGroup, sid);
         }
     }
 
     @Override
     public void onUnsub(String sid, long maxMessages) {
-        if (session.ready()) {
+        if (session.admit()) {
             subscriptions.onUnsub(sid, maxMessages);
         }
     }

@@ -54,8 +54,13 @@ final class NatsSession {
         this.stopInput = stop;
     }
 
-    /** @return whether operations other than CONNECT/PING/PONG may run; closes the connection if not */
-    boolean ready() {
+    /**
+     * Admits an operation other than CONNECT, PING and PONG: refused (the connection closes with
+     * Authorization Violation) while the client has not authenticated, or once it is closing.
+     *
+     * @return whether the operation may run
+     */
+    boolean admit() {
         if (closing) {
             return false;
         }
@@ -152,8 +157,8 @@ final class NatsSession {
         }
     }
 
-    /** @return the client to publish with: subjects as received unless pedantic, as nats-server takes them */
-    Client publisher() {
+    /** @return the broker client to publish with: subjects as received unless pedantic, as nats-server takes them */
+    Client publishingClient() {
         return options.pedantic() ? client : client.verbatim();
     }
 }

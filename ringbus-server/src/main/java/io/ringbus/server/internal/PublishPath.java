@@ -6,7 +6,6 @@ import io.ringbus.core.PublishAck;
 import io.ringbus.core.ScopeViolationException;
 import io.ringbus.core.StorageException;
 import io.ringbus.core.Subject;
-import io.ringbus.server.spi.RequestHandler;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,8 +15,8 @@ import java.util.concurrent.CompletableFuture;
  * A connection's PUB and HPUB. The common case, a plain subject the client may publish to, is
  * one call: the publish is lent to the broker as a {@link WireMessage}, a view of the input
  * buffer ({@link Client#tryPublishView}); network subscribers copy it from there into their
- * output. Nothing is allocated on the way. The rest is off that path: the server's own API
- * subjects and extensions, permissions, no-responders, durable subjects (whose PubAck waits for
+ * output. Nothing is allocated on the way. The rest is off that path: requests the server
+ * answers itself ({@link LocalRequests}), permissions, no-responders, durable subjects (whose PubAck waits for
  * the store: {@link DurableAcks}), verbose {@code +OK} in nats-server's order, and refusals.
  *
  * <p>Backpressure: a publish the broker refuses for now (ring or store full), or one that would
@@ -32,14 +31,14 @@ final class PublishPath implements Publisher {
     private final ServerContext server;
     private final InputFramer framer;
     private final SubscriptionTable subscriptions;
+    /** PUBs the server answers itself, never routed. */
+    private final LocalRequests requests;
     /** The view lent for each publish; remade when the client (its id) changes at CONNECT. */
     private WireMessage view;
     /** A PUB already permitted that waits to be retried (its reply grant must not be used twice). */
     private String permittedRetry;
     /** The +OK of the PUB being retried (after a pause) was sent already. */
     private boolean pubAcked;
-    /** This connection as extensions see it, made at its first extension request. */
-    private ConnectionRequest.Sender requester;
     /** Subscribers this connection's publishes queued deliveries for, to wake at the end of the read. */
     private final List<Outbound> toFlush = new ArrayList<>(4);
     /** Stalling subscribers this connection's publishes reached; it reads no more until they are not. */
@@ -50,6 +49,7 @@ final class PublishPath implements Publisher {
         this.server = session.server;
         this.framer = framer;
         this.subscriptions = subscriptions;
+        this.requests = new LocalRequests(session, subscriptions.filters);
     }
 
     /** {@code PUB} or {@code HPUB} ({@code headersLength} 0 for a PUB); see {@link ProtocolHandler#onPub}. */
@@ -58,13 +58,8 @@ final class PublishPath implements Publisher {
         if (!stalledBy.isEmpty() && stillStalled() || outOfMemoryBudget()) {
             return false;
         }
-        if (subject.startsWith(FilterRequest.API_PREFIX)) {
-            api(subject, replyTo, in, headersAt + headersLength, payloadLength);
-            return true;
-        }
-        RequestHandler extension = server.extensions.find(subject);
-        if (extension != null) {
-            extensionRequest(extension, subject, replyTo, in, headersAt, headersLength, payloadLength);
+        if (requests.answers(subject)) {
+            requests.onRequest(subject, replyTo, in, headersAt, headersLength, payloadLength);
             return true;
         }
         if (session.permissions != null && !publishPermitted(subject)) {
@@ -114,7 +109,7 @@ final class PublishPath implements Publisher {
         try {
             CompletableFuture<PublishAck> stored;
             if (!session.options.verbose() && message.replyTo() == null) {
-                stored = session.publisher().tryPublishView(message);
+                stored = session.publishingClient().tryPublishView(message);
             } else {
                 stored = publishSlowPath(message);
             }
@@ -150,7 +145,7 @@ final class PublishPath implements Publisher {
     private CompletableFuture<PublishAck> publishSlowPath(WireMessage message) {
         String subject = message.subject();
         String replyTo = message.replyTo();
-        Client publisher = session.publisher();
+        Client publisher = session.publishingClient();
         if (session.options.verbose() && !pubAcked && wouldAccept(subject)) {
             // nats-server writes a PUB's +OK before the deliveries it causes (its own echo included).
             session.ok();
@@ -287,87 +282,6 @@ final class PublishPath implements Publisher {
             return false;
         }
         framer.pause();
-        return true;
-    }
-
-    /**
-     * A PUB to the server's API ({@code $RB.API.}): answered on its reply subject, never routed.
-     * The API subject is a publish, checked against the publish permissions as any PUB (as
-     * nats-server checks {@code $JS.API.}); the answer is a publish to the reply subject on the
-     * client's behalf, so the reply must be one the client may publish to (its scope and its
-     * permissions). Refused: {@code -ERR}, counted, nothing applied, the connection kept. The
-     * request is counted as received; a bad one gets an error reply naming what is wrong.
-     */
-    private void api(String subject, String replyTo, ByteBuf in, int payloadAt, int payloadLength) {
-        if (session.permissions != null && !publishPermitted(subject)
-                || replyTo != null && !replyPermitted(replyTo)) {
-            return;
-        }
-        session.received(payloadLength);
-        byte[] answer = FilterApi.answer(subject, in.slice(payloadAt, payloadLength), subscriptions.filters);
-        session.ok();
-        if (replyTo != null) {
-            // The broker's shared client (origin 0): a client with echo off gets its answer too.
-            Client replies = server.broker.client(session.client.scope());
-            try {
-                (session.options.pedantic() ? replies : replies.verbatim()).publish(replyTo, answer);
-            } catch (ScopeViolationException e) {
-                session.permissionViolation("Publish", e.subject());
-            } catch (IllegalArgumentException e) {
-                session.protocolError(ProtocolError.INVALID_PUBLISH_SUBJECT);
-            }
-        }
-    }
-
-    /**
-     * A PUB or HPUB to an extension's subject ({@link io.ringbus.server.spi}): the same checks as
-     * {@link #api} (the subject against the publish permissions and scope, the reply subject as a
-     * publish), then a copy handed to the extension's handler, never routed.
-     */
-    private void extensionRequest(RequestHandler handler, String subject, String replyTo, ByteBuf in, int headersAt,
-                                  int headersLength, int payloadLength) {
-        if (session.permissions != null && !publishPermitted(subject)
-                || replyTo != null && !replyPermitted(replyTo)) {
-            return;
-        }
-        if (!session.mayPublish(subject)) {
-            session.permissionViolation("Publish", subject);
-            return;
-        }
-        byte[] block = null;
-        if (headersLength > 0) {
-            block = new byte[headersLength];
-            in.getBytes(headersAt, block);
-        }
-        byte[] data = new byte[payloadLength];
-        in.getBytes(headersAt + headersLength, data);
-        session.received(headersLength + payloadLength);
-        session.ok();
-        if (requester == null) {
-            NatsSession s = session;
-            requester = new ConnectionRequest.Sender(s.client.scope(), s.authenticatedAs, s.id, s.permissions,
-                    server.broker, refused -> s.channel.eventLoop().execute(() -> s.permissionViolation("Publish",
-                            refused)));
-        }
-        try {
-            handler.handle(new ConnectionRequest(subject, replyTo, block, data, requester, server.broker));
-        } catch (RuntimeException e) {
-            server.counters.extensionErrors.increment();
-            org.slf4j.LoggerFactory.getLogger(PublishPath.class)
-                    .warn("extension handler for {} failed: {}", subject, e.toString(), e);
-        }
-    }
-
-    /**
-     * @return whether the client may publish to {@code replyTo} (scope, then permissions; never
-     *         the API's own subjects, which are not routed); if not, {@code -ERR}
-     */
-    private boolean replyPermitted(String replyTo) {
-        if (replyTo.startsWith(FilterRequest.API_PREFIX) || !session.mayPublish(replyTo)
-                || session.permissions != null && !session.permissions.mayPublish(replyTo)) {
-            session.permissionViolation("Publish", replyTo);
-            return false;
-        }
         return true;
     }
 }

@@ -137,6 +137,18 @@ class PublishPathTest {
     }
 
     @Test
+    void hpubWithAnEmptyHeaderBlockIsDeliveredAsMsgAsNatsServerDoes() {
+        // nats-server 2.9.10 writes HMSG only for a header block of at least one byte (msgHeader).
+        EmbeddedClient subscriber = open().connect("{\"verbose\":false,\"headers\":true}");
+        subscriber.send("SUB foo 3\r\n");
+        EmbeddedClient publisher = server.connect("{\"verbose\":false,\"headers\":true}");
+
+        publisher.send("HPUB foo 0 5\r\nhello\r\n");
+
+        assertThat(subscriber.output()).isEqualTo("MSG foo 3 5\r\nhello\r\n");
+    }
+
+    @Test
     void subscriberWithoutHeadersGetsOnlyThePayloadOfAnHpub() {
         EmbeddedClient subscriber = open().connect(TERSE);
         subscriber.send("SUB foo 3\r\n");
