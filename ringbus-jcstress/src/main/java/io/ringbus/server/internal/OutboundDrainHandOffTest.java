@@ -66,7 +66,7 @@ public class OutboundDrainHandOffTest {
         channel.unsafe().outboundBuffer().setUserDefinedWritability(1, false);
         channel.runPendingTasks(); // the writability event
         outbound = new Outbound(channel, new ServerCounters(), stats, 1 << 20, TimeUnit.SECONDS.toNanos(10),
-                new java.util.concurrent.atomic.AtomicLong(), Long.MAX_VALUE, () -> { });
+                new io.ringbus.core.memory.ByteBudget(Long.MAX_VALUE), () -> { });
         ((AtomicBoolean) SCHEDULED.get(outbound)).set(true);
         outbound.enqueue(MESSAGE, SID);
     }
