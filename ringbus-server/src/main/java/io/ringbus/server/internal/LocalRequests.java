@@ -34,7 +34,9 @@ final class LocalRequests {
 
     /** @return whether a PUB to {@code subject} is a request the server answers itself */
     boolean answers(String subject) {
-        return subject.startsWith(FilterRequest.API_PREFIX) || server.extensions.find(subject) != null;
+        // Asked for every PUB: an application subject fails on its first character, in both checks.
+        return !subject.isEmpty() && subject.charAt(0) == FilterRequest.API_PREFIX.charAt(0)
+                && subject.startsWith(FilterRequest.API_PREFIX) || server.extensions.find(subject) != null;
     }
 
     /** One request ({@link #answers} said so); {@code headersLength} 0 for a PUB. */
