@@ -35,3 +35,17 @@ ringbus_select_jdk() {
 
 ringbus_select_jdk || exit 1
 export PATH="$JAVA_HOME/bin:$PATH"
+
+# The JVM options every start of ringbus-server (and of the outbox, which uses Netty too) adds, so
+# that JDK 24+ prints no WARNING: Netty's native transport loads a library (restricted method)
+# and its buffers use sun.misc.Unsafe's memory access (allowed by the option JDK 23 introduced).
+# Keep in step with the distribution's launchers (deploy/dist/bin/) and the bench's
+# ServerKind.RUN_JVM_OPTIONS.
+ringbus_quiet_jvm_options() {
+    local major
+    major=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$JAVA_HOME/release" 2>/dev/null)
+    printf '%s' "--enable-native-access=ALL-UNNAMED"
+    if [ -n "$major" ] && [ "$major" -ge 23 ]; then
+        printf ' %s' "--sun-misc-unsafe-memory-access=allow"
+    fi
+}

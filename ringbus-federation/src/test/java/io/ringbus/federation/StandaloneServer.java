@@ -42,8 +42,9 @@ final class StandaloneServer implements AutoCloseable {
      * @return the running server
      */
     static StandaloneServer start(String... args) {
-        List<String> command = new ArrayList<>(List.of(ChildJvm.java(), "-Xmx128m",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=info", "-cp", ChildJvm.classPath(),
+        List<String> command = new ArrayList<>(List.of(ChildJvm.java(), "-Xmx128m"));
+        command.addAll(ChildJvm.serverOptions());
+        command.addAll(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=info", "-cp", ChildJvm.classPath(),
                 "io.ringbus.server.RingbusServerMain", "--host", "127.0.0.1", "--port", "0", "--http-port", "0"));
         command.addAll(List.of(args));
         try {

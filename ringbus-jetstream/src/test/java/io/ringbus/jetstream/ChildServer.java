@@ -40,10 +40,12 @@ final class ChildServer implements AutoCloseable {
      * @return the running server
      */
     static ChildServer start(Path store) throws Exception {
-        Process process = new ProcessBuilder(ChildJvm.java(), "-Xmx192m",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=info", "-cp", ChildJvm.classPath(),
+        List<String> command = new ArrayList<>(List.of(ChildJvm.java(), "-Xmx192m"));
+        command.addAll(ChildJvm.serverOptions());
+        command.addAll(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=info", "-cp", ChildJvm.classPath(),
                 "io.ringbus.server.RingbusServerMain", "--host", "127.0.0.1", "--port", "0", "--no-monitor",
-                "--storage-dir", store.toString()).redirectErrorStream(true).start();
+                "--storage-dir", store.toString()));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         List<String> log = new ArrayList<>();
         CompletableFuture<Integer> port = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("child-server-log").start(() -> {

@@ -23,11 +23,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
@@ -44,12 +49,23 @@ import java.util.concurrent.CountDownLatch;
 public final class RingbusServerMain implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(RingbusServerMain.class);
 
-    @Option(names = {"-p", "--port"}, description = "client port (default: ${DEFAULT-VALUE}, the NATS default)",
-            defaultValue = "-1", showDefaultValue = CommandLine.Help.Visibility.NEVER)
-    private int port;
+    /**
+     * The server's defaults: every option's initial value is taken from them, and {@code --help}
+     * shows that value ({@code ${DEFAULT-VALUE}} is a field's initial value), so the help cannot
+     * drift from what the server does. An option is applied only when given ({@link #given}), so
+     * a configuration file's value stands unless the command line names the option.
+     */
+    private static final ServerConfig DEFAULTS = ServerConfig.builder().build();
+    private static final StorageSettings STORAGE_DEFAULTS = new StorageSettings();
 
-    @Option(names = {"-a", "--host"}, description = "address to bind (default: 0.0.0.0)")
-    private String host;
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = {"-p", "--port"}, description = "client port (default: ${DEFAULT-VALUE}, the NATS default)")
+    private int port = DEFAULTS.port();
+
+    @Option(names = {"-a", "--host"}, description = "address to bind (default: ${DEFAULT-VALUE})")
+    private String host = DEFAULTS.host();
 
     /** A command with every option at its default, for {@link CommandLine} to fill from the arguments. */
     public RingbusServerMain() {
@@ -61,37 +77,35 @@ public final class RingbusServerMain implements Callable<Integer> {
 
     @Option(names = {"-m", "--http-port", "--http_port"},
             description = "HTTP monitoring port: dashboard, /varz, /connz, /subsz, /healthz, /metrics "
-                    + "(default: 8222, the NATS default; 0 picks a free one)",
-            defaultValue = "-2", showDefaultValue = CommandLine.Help.Visibility.NEVER)
-    private int httpPort;
+                    + "(default: ${DEFAULT-VALUE}, the NATS default; 0 picks a free one)")
+    private int httpPort = DEFAULTS.monitorPort();
 
     @Option(names = {"--https-port", "--https_port"},
             description = "monitoring over HTTPS on this port, with the client port's TLS certificate "
-                    + "(instead of --http-port; needs tls.cert_file and tls.key_file)",
-            defaultValue = "-2", showDefaultValue = CommandLine.Help.Visibility.NEVER)
+                    + "(instead of --http-port; needs tls.cert_file and tls.key_file)")
     private int httpsPort;
 
-    @Option(names = {"--http-host"}, description = "address the monitoring port binds (default: 127.0.0.1)")
-    private String httpHost;
+    @Option(names = {"--http-host"}, description = "address the monitoring port binds (default: ${DEFAULT-VALUE})")
+    private String httpHost = DEFAULTS.monitorHost();
 
     @Option(names = {"--no-monitor"}, description = "no HTTP monitoring port")
     private boolean noMonitor;
 
     @Option(names = {"--storage-dir"}, paramLabel = "DIR",
-            description = "where durable subjects are stored (default: data, under the working directory)")
-    private Path storageDir;
+            description = "where durable subjects are stored (default: ${DEFAULT-VALUE}, under the working directory)")
+    private Path storageDir = STORAGE_DEFAULTS.dir();
 
     @Option(names = {"--fsync"}, paramLabel = "POLICY",
-            description = "when stored messages are forced to the disk: always (default), interval, os")
-    private String fsync;
+            description = "when stored messages are forced to the disk: always, interval, os (default: ${DEFAULT-VALUE})")
+    private String fsync = STORAGE_DEFAULTS.policy().name().toLowerCase(Locale.ROOT);
 
     @Option(names = {"--fsync-interval"}, paramLabel = "DURATION",
-            description = "the force interval of --fsync interval (default: 100ms)")
-    private String fsyncInterval;
+            description = "the force interval of --fsync interval (default: ${DEFAULT-VALUE})")
+    private String fsyncInterval = Durations.format(STORAGE_DEFAULTS.interval());
 
     @Option(names = {"--max-store"}, paramLabel = "SIZE",
             description = "the most bytes the store keeps, all streams together; past it publishes to them are "
-                    + "refused (JetStream's max_file_store; default: what it holds at start plus 75% of the free disk)")
+                    + "refused (JetStream's max_file_store; default: what it holds at start plus 75%% of the free disk)")
     private String maxStore;
 
     @Option(names = {"--max-memory-store"}, paramLabel = "SIZE",
@@ -123,8 +137,8 @@ public final class RingbusServerMain implements Callable<Integer> {
 
     @Option(names = {"--authenticator-timeout", "--authenticator_timeout"}, paramLabel = "DURATION",
             description = "how long a bcrypt check or the authentication plug-in may take, its wait for a thread "
-                    + "included, before the client is refused (default: 1s)")
-    private String authenticatorTimeout;
+                    + "included, before the client is refused (default: ${DEFAULT-VALUE})")
+    private String authenticatorTimeout = Durations.format(DEFAULTS.authenticatorTimeout());
 
     @Option(names = {"--tls-cert"}, paramLabel = "PEM",
             description = "the server's certificate chain: every client must use TLS (with --tls-key)")
@@ -192,21 +206,21 @@ public final class RingbusServerMain implements Callable<Integer> {
                 serverConfig.extensionSetting("jetstream.enabled", "false");
             }
             if (config != null) {
-                subjects = ConfigFile.apply(config, serverConfig, brokerBuilder, storageSettings, federationSettings);
+                subjects = applyConfig(serverConfig, brokerBuilder, storageSettings, federationSettings);
             }
             if (federationServers != null) {
                 federationSettings.servers(federationServers, "--federation");
             }
-            if (storageDir != null) {
+            if (given("--storage-dir")) {
                 storageSettings.dir(storageDir);
             }
             if (storageJetStream != null) {
                 storageSettings.jetStream(storageJetStream, "--storage-jetstream");
             }
-            if (fsync != null) {
+            if (given("--fsync")) {
                 storageSettings.policy(fsync);
             }
-            if (fsyncInterval != null) {
+            if (given("--fsync-interval")) {
                 storageSettings.interval(fsyncInterval);
             }
             if (maxStore != null) {
@@ -220,25 +234,25 @@ public final class RingbusServerMain implements Callable<Integer> {
                     storageSettings.durable(pattern);
                 }
             }
-            if (port >= 0) {
+            if (given("--port")) {
                 serverConfig.port(port);
             }
-            if (host != null) {
+            if (given("--host")) {
                 serverConfig.host(host);
             }
-            if (httpPort != -2) {
+            if (given("--http-port")) {
                 serverConfig.monitorPort(httpPort).monitorTls(false);
             }
-            if (httpsPort != -2) {
+            if (given("--https-port")) {
                 serverConfig.monitorPort(httpsPort).monitorTls(true);
             }
-            if (httpHost != null) {
+            if (given("--http-host")) {
                 serverConfig.monitorHost(httpHost);
             }
             if (noMonitor) {
                 serverConfig.monitorPort(ServerConfig.MONITOR_OFF);
             }
-            if (authenticatorTimeout != null) {
+            if (given("--authenticator-timeout")) {
                 try {
                     serverConfig.authenticatorTimeout(Durations.parse(authenticatorTimeout));
                 } catch (IllegalArgumentException e) {
@@ -364,6 +378,28 @@ public final class RingbusServerMain implements Callable<Integer> {
         }
         stopped.await();
         return 0;
+    }
+
+    /**
+     * Reads {@code --config}; a file that cannot be read is a bad option, one line naming the path
+     * as given and as resolved against the working directory.
+     */
+    private Map<String, Scope> applyConfig(ServerConfig.Builder serverConfig, BrokerBuilder brokerBuilder,
+                                           StorageSettings storageSettings, FederationSettings federationSettings) {
+        try {
+            return ConfigFile.apply(config, serverConfig, brokerBuilder, storageSettings, federationSettings);
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("--config " + config + ": no such file (" + config.toAbsolutePath()
+                    + ")", e);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--config " + config + ": cannot read it (" + config.toAbsolutePath()
+                    + "): " + e, e);
+        }
+    }
+
+    /** @return whether the command line named the option (by any of its names), not its default */
+    private boolean given(String option) {
+        return spec.commandLine().getParseResult().hasMatchedOption(option);
     }
 
     /** The start-up lines about the store: which, where, its policy, and each durable stream. */

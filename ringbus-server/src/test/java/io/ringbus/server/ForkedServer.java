@@ -46,7 +46,9 @@ final class ForkedServer implements AutoCloseable {
     static ForkedServer start(String heap, String... args) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + heap, "-XX:MaxDirectMemorySize=" + heap,
+                "-Xmx" + heap, "-XX:MaxDirectMemorySize=" + heap));
+        command.addAll(io.ringbus.testkit.ChildJvm.serverOptions());
+        command.addAll(List.of(
                 // The test classpath logs at WARN; the start line (with the ports) is INFO.
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
                 "-cp", io.ringbus.testkit.ChildJvm.classPath(),

@@ -1,6 +1,7 @@
 package io.ringbus.server;
 
 import io.nats.client.Connection;
+import io.ringbus.server.internal.StorageSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,6 +35,52 @@ class RingbusServerMainTest {
         assertThat(cli.getUsageMessage()).contains("--port").contains("--host").contains("--config")
                 .contains("-m, --http-port").contains("--http-host").contains("--no-monitor");
         assertThat(cli.execute("--version")).isZero();
+    }
+
+    @Test
+    void helpShowsTheDefaultsTheServerRunsWith() {
+        ServerConfig defaults = ServerConfig.builder().build();
+        StorageSettings storage = new StorageSettings();
+        String[] help = new String[1];
+        String err = captureStderr(() -> help[0] = new CommandLine(new RingbusServerMain()).getUsageMessage());
+        assertThat(err).as("picocli's complaints while rendering the help").isEmpty();
+        String text = help[0].replaceAll("\\s+", " "); // the help wraps lines anywhere
+        assertThat(text).contains("client port (default: " + defaults.port() + ", the NATS default)")
+                .contains("(default: " + defaults.monitorPort() + ", the NATS default; 0 picks a free one)")
+                .contains("address to bind (default: " + defaults.host() + ")")
+                .contains("address the monitoring port binds (default: " + defaults.monitorHost() + ")")
+                .contains("the client is refused (default: "
+                        + io.ringbus.core.Durations.format(defaults.authenticatorTimeout()) + ")")
+                .contains("(default: " + storage.dir() + ", under the working directory)")
+                .contains("os (default: " + storage.policy().name().toLowerCase(java.util.Locale.ROOT) + ")")
+                .contains("--fsync interval (default: " + io.ringbus.core.Durations.format(storage.interval()) + ")")
+                .doesNotContain("default: -");
+        // the values a reader checks the help against: the NATS defaults, as documented
+        assertThat(defaults.port()).isEqualTo(4222);
+        assertThat(defaults.monitorPort()).isEqualTo(8222);
+        assertThat(text).contains("(default: 4222,").contains("(default: 8222,");
+    }
+
+    @Test
+    @Timeout(90)
+    void aConfigFileValueStandsWhenTheCommandLineDoesNotNameTheOption(@TempDir Path dir) throws Exception {
+        // the options' fields start at the defaults; only the options given override the file
+        Path data = dir.resolve("from-the-file");
+        Path file = dir.resolve("ringbus.properties");
+        java.nio.file.Files.writeString(file, "storage.dir=" + data + "\nstorage.fsync=os\n");
+        try (ForkedServer forked = ForkedServer.start("128m", "--config", file.toString(), "--durable", "a.>")) {
+            assertThat(forked.log()).anySatisfy(line -> assertThat(line).contains("storage: local " + data)
+                    .contains("OS"));
+            assertThat(forked.signalAndWait("TERM")).isZero();
+        }
+    }
+
+    @Test
+    void aMissingConfigFileIsOneLineNamingThePath(@TempDir Path dir) {
+        Path missing = dir.resolve("nope.properties");
+        String err = captureStderr(() -> assertThat(new CommandLine(new RingbusServerMain())
+                .execute("--config", missing.toString(), "--port", "0")).isEqualTo(2));
+        assertThat(err.strip()).isEqualTo("ringbus-server: --config " + missing + ": no such file (" + missing + ")");
     }
 
     @Test

@@ -15,10 +15,15 @@ public enum ServerKind {
     /**
      * The JVM options {@code bin/run} starts ringbus-server with, besides its {@code -Xmx}: a heap
      * that starts small and grows only when collections would take more than a fifth of the time
-     * (G1 sizes the young generation to the allocation rate otherwise, and peak RSS follows it).
-     * Keep in step with {@code bin/run}.
+     * (G1 sizes the young generation to the allocation rate otherwise, and peak RSS follows it);
+     * and no WARNING on JDK 24+: native access for Netty's epoll library, {@code sun.misc.Unsafe}
+     * memory access for its buffers (an option from JDK 23 on; the child runs this JVM's java).
+     * Keep in step with {@code bin/run} and the distribution's launcher.
      */
-    public static final List<String> RUN_JVM_OPTIONS = List.of("-Xms32m", "-XX:GCTimeRatio=4");
+    public static final List<String> RUN_JVM_OPTIONS = Runtime.version().feature() >= 23
+            ? List.of("-Xms32m", "-XX:GCTimeRatio=4", "--enable-native-access=ALL-UNNAMED",
+                    "--sun-misc-unsafe-memory-access=allow")
+            : List.of("-Xms32m", "-XX:GCTimeRatio=4", "--enable-native-access=ALL-UNNAMED");
 
     private final String label;
     private final String shortName;

@@ -95,7 +95,8 @@ final class RingbusRecoveryServer implements RecoveryServer {
     public Process start(int port, Path log) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(List.of("-Xms32m", "-Xmx2g", "-XX:GCTimeRatio=4")); // as bin/run
+        command.add("-Xmx2g"); // as bin/run
+        command.addAll(ServerKind.RUN_JVM_OPTIONS);
         if (serverJar != null) {
             command.addAll(List.of("-jar", serverJar.toString()));
         } else {
