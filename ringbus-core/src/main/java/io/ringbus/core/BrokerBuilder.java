@@ -23,12 +23,18 @@ public final class BrokerBuilder {
     public static final int MAX_HANDLER_LATENCY_SAMPLING = 1 << 20;
     /** Largest accepted worker pool. */
     public static final int MAX_WORKER_POOL_SIZE = 32_768;
+    /** Event loops unless {@link #eventLoops(int)} says otherwise. */
+    public static final int DEFAULT_EVENT_LOOPS = 1;
+    /** Worker threads unless {@link #workerPoolSize(int)} says otherwise. */
+    public static final int DEFAULT_WORKER_POOL_SIZE = 16;
+    /** How long {@link Broker#close()} drains unless {@link #shutdownTimeout(Duration)} says otherwise. */
+    public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
 
     private String name = "ringbus";
     private int ringSize = 16_384;
     private WaitStrategy waitStrategy = WaitStrategy.BLOCKING;
-    private int eventLoops = 1;
-    private int workerPoolSize = 16;
+    private int eventLoops = DEFAULT_EVENT_LOOPS;
+    private int workerPoolSize = DEFAULT_WORKER_POOL_SIZE;
     private Scope defaultScope = Scope.PRIVATE;
     private ErrorHandler errorHandler;
     private BlockedHandlerListener blockedHandlerListener;
@@ -36,7 +42,7 @@ public final class BrokerBuilder {
     private Duration maxWorkerExecuteTime = Duration.ofSeconds(60);
     private Duration maxVirtualExecuteTime = Duration.ofSeconds(60);
     private Duration watchdogInterval = Duration.ofSeconds(1);
-    private Duration shutdownTimeout = Duration.ofSeconds(10);
+    private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
     private int routeCacheSize = 65_536;
     private Object meterRegistry;
     private int meterPatternLimit = 100;

@@ -7,11 +7,14 @@ import io.ringbus.jetstream.internal.StreamsApi;
 import io.ringbus.jetstream.internal.consumer.Consumers;
 import io.ringbus.jetstream.internal.consumer.ConsumersApi;
 import io.ringbus.server.ServerRequests;
+import io.ringbus.server.spi.ConfigKey;
 import io.ringbus.server.spi.ExtensionContext;
 import io.ringbus.server.spi.ExtensionSettings;
 import io.ringbus.server.spi.ServerExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.util.List;
 
 /**
  * JetStream's API ({@code $JS.API.>}: account info and streams) served on the server's embedded
@@ -36,6 +39,11 @@ public final class JetStreamExtension implements ServerExtension {
     @Override
     public String name() {
         return NAME;
+    }
+
+    @Override
+    public List<ConfigKey> configKeys() {
+        return JetStreamSettings.KEYS;
     }
 
     @Override

@@ -1,8 +1,9 @@
 package io.ringbus.jetstream;
 
+import io.ringbus.server.spi.ConfigKey;
 import io.ringbus.server.spi.ExtensionSettings;
 
-import java.util.Set;
+import java.util.List;
 
 /**
  * JetStream's settings: the {@code jetstream.*} keys of the server's configuration file.
@@ -37,8 +38,20 @@ public record JetStreamSettings(boolean enabled, int maxStreams, int maxPendingR
     /** The default {@link #maxSubjects()}. */
     public static final int DEFAULT_MAX_SUBJECTS = 1_024;
 
-    private static final Set<String> KEYS = Set.of("enabled", "max_streams", "max_pending_requests",
-            "max_pending_per_connection", "max_pending_bytes", "max_subjects");
+    /** Every key, without the namespace, for the configuration reference and the check of unknown keys. */
+    public static final List<ConfigKey> KEYS = List.of(
+            ConfigKey.of("enabled", ConfigKey.BOOLEAN, "true", "Serve JetStream's API ($JS.API.>); the command "
+                    + "line's --no-jetstream is false."),
+            ConfigKey.of("max_streams", ConfigKey.INTEGER, String.valueOf(DEFAULT_MAX_STREAMS), "The most streams, "
+                    + "durable subjects' included (the local log runs a flusher thread per stream)."),
+            ConfigKey.of("max_pending_requests", ConfigKey.INTEGER, String.valueOf(DEFAULT_MAX_PENDING_REQUESTS),
+                    "API requests queued, all clients together; more are answered 503."),
+            ConfigKey.of("max_pending_per_connection", ConfigKey.INTEGER,
+                    String.valueOf(DEFAULT_MAX_PENDING_PER_CONNECTION), "API requests queued for one connection."),
+            ConfigKey.of("max_pending_bytes", ConfigKey.INTEGER, String.valueOf(DEFAULT_MAX_PENDING_BYTES),
+                    "Bytes of API requests queued, all clients together."),
+            ConfigKey.of("max_subjects", ConfigKey.INTEGER, String.valueOf(DEFAULT_MAX_SUBJECTS), "Subjects of all "
+                    + "streams together: every overlap check and a published subject's lookup cost in proportion."));
 
     /**
      * Checks every value.
@@ -66,11 +79,10 @@ public record JetStreamSettings(boolean enabled, int maxStreams, int maxPendingR
      */
     public static JetStreamSettings from(ExtensionSettings settings) {
         for (String key : settings.entries().keySet()) {
-            if (!KEYS.contains(key)) {
-                throw new IllegalArgumentException("unknown key jetstream." + key + " (jetstream.enabled, "
-                        + "jetstream.max_streams, jetstream.max_pending_requests, "
-                        + "jetstream.max_pending_per_connection, jetstream.max_pending_bytes, jetstream.max_subjects; "
-                        + "see docs/jetstream.md)");
+            if (KEYS.stream().noneMatch(k -> k.name().equals(key))) {
+                throw new IllegalArgumentException("unknown key jetstream." + key + " ("
+                        + String.join(", ", KEYS.stream().map(k -> "jetstream." + k.name()).toList())
+                        + "; see docs/configuration.md)");
             }
         }
         return new JetStreamSettings(settings.flag("enabled", true),

@@ -40,11 +40,22 @@ final class ChildServer implements AutoCloseable {
      * @return the running server
      */
     static ChildServer start(Path store) throws Exception {
+        return start(List.of("--host", "127.0.0.1", "--port", "0", "--no-monitor", "--storage-dir", store.toString()));
+    }
+
+    /**
+     * Starts a server with these command-line arguments (they must include {@code --host 127.0.0.1}
+     * and a port, {@code 0} for a free one) and waits (at most 60 s) until it listens.
+     *
+     * @param arguments {@code RingbusServerMain}'s arguments
+     * @return the running server
+     */
+    static ChildServer start(List<String> arguments) throws Exception {
         List<String> command = new ArrayList<>(List.of(ChildJvm.java(), "-Xmx192m"));
         command.addAll(ChildJvm.serverOptions());
         command.addAll(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=info", "-cp", ChildJvm.classPath(),
-                "io.ringbus.server.RingbusServerMain", "--host", "127.0.0.1", "--port", "0", "--no-monitor",
-                "--storage-dir", store.toString()));
+                "io.ringbus.server.RingbusServerMain"));
+        command.addAll(arguments);
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         List<String> log = new ArrayList<>();
         CompletableFuture<Integer> port = new CompletableFuture<>();

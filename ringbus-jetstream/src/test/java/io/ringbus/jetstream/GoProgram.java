@@ -32,11 +32,25 @@ final class GoProgram {
      * @return the binary
      */
     static Path build(String name) throws IOException, InterruptedException {
+        return build(name, JetStreamClientContractTest.module(), "./src/test/go/" + name);
+    }
+
+    /**
+     * Builds the Go package in {@code directory}/{@code sources} (a path starting with {@code ./})
+     * into {@code target/go-<name>} of this module; skips the test (an assumption) when go or
+     * nats.go is not installed.
+     *
+     * @param name      the binary's name after {@code go-}
+     * @param directory where {@code go build} runs
+     * @param sources   the package's directory, relative to {@code directory}
+     * @return the binary
+     */
+    static Path build(String name, Path directory, String sources) throws IOException, InterruptedException {
         assumeTrue(Files.isDirectory(NATS_GO), NATS_GO + " is missing (Debian: golang-github-nats-io-go-nats-dev)");
         Path module = JetStreamClientContractTest.module();
         Path binary = module.resolve("target").resolve("go-" + name);
-        ProcessBuilder builder = new ProcessBuilder(List.of("go", "build", "-o", binary.toString(),
-                "./src/test/go/" + name)).directory(module.toFile()).redirectErrorStream(true);
+        ProcessBuilder builder = new ProcessBuilder(List.of("go", "build", "-o", binary.toString(), sources))
+                .directory(directory.toFile()).redirectErrorStream(true);
         builder.environment().putAll(Map.of("GO111MODULE", "off", "GOPATH", "/usr/share/gocode", "GOCACHE",
                 module.resolve("target").resolve("go-cache").toString(), "GOFLAGS", ""));
         Process process;

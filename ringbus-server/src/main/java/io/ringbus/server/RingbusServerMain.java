@@ -9,12 +9,12 @@ import io.ringbus.core.Scope;
 import io.ringbus.core.Storage;
 import io.ringbus.core.StorageException;
 import io.ringbus.core.StoredStream;
-import io.ringbus.core.WaitStrategy;
 import io.ringbus.server.internal.ConfigFile;
 import io.ringbus.server.internal.FederationSettings;
 import io.ringbus.server.internal.FatalErrors;
 import io.ringbus.server.internal.ServerContext;
 import io.ringbus.server.internal.HangupSignal;
+import io.ringbus.server.internal.StandaloneBroker;
 import io.ringbus.server.internal.StorageSettings;
 import io.ringbus.server.monitor.BlockedHandlerLog;
 import io.ringbus.server.monitor.MonitorSources;
@@ -182,19 +182,12 @@ public final class RingbusServerMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ServerConfig.Builder serverConfig = ServerConfig.builder();
-        // Standalone, subjects nobody registered are for network clients: PUBLIC. Registered
-        // patterns (subject.<pattern>=SCOPE) make some FEDERATED, PRIVATE or ROOT.
-        // BLOCKING: the ring carries only in-process subscribers' messages (network subscriptions are
-        // served on the publishers' event loops), so its event loop sleeps at no cost while idle;
-        // SLEEPING woke it ~6,400 times a second, a quarter of a core on an idle server (issue 27).
+        // Standalone, subjects nobody registered are for network clients: PUBLIC (StandaloneBroker's
+        // defaults). Registered patterns (subject.<pattern>=SCOPE) make some FEDERATED, PRIVATE or ROOT.
         BlockedHandlerLog blockedHandlers = new BlockedHandlerLog(BLOCKED_HANDLERS_KEPT);
-        // Handler latency timed for 1 call in 64: a network delivery is a ~50 ns enqueue, which a
-        // histogram record per call would more than double.
-        BrokerBuilder brokerBuilder = Broker.builder().name("ringbus").ringSize(65_536).defaultScope(Scope.PUBLIC)
-                .waitStrategy(WaitStrategy.BLOCKING).blockedHandlerListener(blockedHandlers)
-                .handlerLatencySampling(64);
+        BrokerBuilder brokerBuilder = StandaloneBroker.builder(blockedHandlers);
         Map<String, Scope> subjects = Map.of();
-        StorageSettings storageSettings = new StorageSettings().defaultScope(Scope.PUBLIC);
+        StorageSettings storageSettings = new StorageSettings().defaultScope(StandaloneBroker.DEFAULT_SCOPE);
         FederationSettings federationSettings = new FederationSettings();
         // Extensions (the JetStream API) on the class or module path: their keys (jetstream.*) are
         // read from the configuration file below.

@@ -3,18 +3,20 @@ package io.ringbus.server.internal;
 import io.ringbus.core.BrokerBuilder;
 import io.ringbus.core.Durations;
 import io.ringbus.core.Scope;
-import io.ringbus.core.WaitStrategy;
 import io.ringbus.server.Permissions;
 import io.ringbus.server.ServerConfig;
-import io.ringbus.server.TlsProvider;
+
+import io.ringbus.server.spi.ConfigKey;
 
 import java.io.IOException;
-import java.io.Reader;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -22,47 +24,39 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The server's configuration file: Java properties (documented in docs/server.md). Every key is
- * checked; an unknown key or a bad value fails with a message naming the key, the value and the
- * file.
+ * The server's configuration file: Java properties. Every key is one of {@link ServerConfigKeys}'s
+ * (the reference, docs/configuration.md, is generated from that table) or an extension's
+ * ({@code jetstream.*}); an unknown key or a bad value fails with a message naming the key, the
+ * value and the file.
  *
- * <pre>
- * host, port, server_name, io_threads,
- * max_payload, max_pending, max_connections, max_subscriptions,   sizes accept k/m/g suffixes
- * max_filters, max_filter_bytes                                   content filters per connection ($RB.API.FILTER)
- * max_subscription_memory                                         heap all subscriptions may hold (size)
- * ping_interval, max_pings_out, auth_timeout, write_deadline,    durations ({@link Durations}): 500ms, 2s, 2m, 1h
- * no_auth_scope                                                   PUBLIC | FEDERATED | PRIVATE | ROOT
- * authenticator_timeout (duration), auth_check_threads,           costly credential checks (bcrypt): see
- * auth_checks_per_source                                          {@link ServerConfig.Builder#authChecksPerSource}
- * http_host, http_port                                            monitoring; http_port=-1 turns it off
- * https_port                                                      monitoring over HTTPS (the tls.* material)
- * tls.cert_file, tls.key_file, tls.ca_file                        PEM files (key: PKCS#8); TLS required
- * tls.verify, tls.verify_and_map, tls.handshake_first            true | false
- * tls.timeout                                                     duration of the TLS handshake (2s)
- * tls.provider                                                    auto | openssl | jdk (auto: OpenSSL where it loads)
- * broker.ring_size, broker.event_loops, broker.worker_pool_size,
- * broker.wait_strategy, broker.default_scope, broker.shutdown_timeout
- * subject.&lt;pattern&gt; = SCOPE        token.&lt;token&gt; = SCOPE        user.&lt;name&gt; = &lt;password&gt;:SCOPE
- * nkey.&lt;user public key U...&gt; = SCOPE                           NKEY (Ed25519) users, no secret on the wire
- * permissions.&lt;user or token&gt;.publish.allow / .publish.deny / .subscribe.allow / .subscribe.deny = comma-separated
- *     patterns (subscribe entries may add " queue"); permissions.&lt;user or token&gt;.allow_responses = true | false |
- *     &lt;max&gt;[,&lt;expires&gt;]   see {@link io.ringbus.server.Permissions}
- * storage.dir, storage.fsync (always | interval | os), storage.fsync_interval, storage.max_bytes (SIZE),
- * storage.jetstream (NATS URLs)
- * federation.servers (NATS URLs), federation.user (user:password), federation.token, federation.ca_file,
- * federation.reconnect_wait, federation.max_reconnects  see {@link FederationSettings}
- * storage.durable.&lt;pattern&gt; = [SCOPE] [name=..] [max_age=..] [max_bytes=..] [max_messages=..]  see {@link StorageSettings}
- * </pre>
+ * <p>Comments: a line whose first non-blank character is {@code #} or {@code !}, as in any
+ * properties file, and a trailing comment: {@code #} after a blank ends the value
+ * ({@code max_memory=1g   # heap for messages}). A value that holds a blank and then {@code #}
+ * escapes the {@code #} as {@code \#}.
  */
 public final class ConfigFile {
-    private static final String[] PERMISSION_KEYS = {
-        "publish.allow", "publish.deny", "subscribe.allow", "subscribe.deny", "allow_responses"};
+    /** A {@code #} after a blank (so not an escaped {@code \#}), and the rest of the line. */
+    private static final Pattern TRAILING_COMMENT = Pattern.compile("[ \\t]+#.*$");
     private static final Pattern SIZE = Pattern.compile("(\\d+)([kmg]?)b?");
+    private static final List<Entry> ENTRIES = entries();
+
+    /** One row of the table, its name as a pattern when it has placeholders. */
+    private record Entry(ServerConfigKeys.Row row, Pattern pattern) {
+        /** @return the texts of the placeholders when the key is this entry's, else {@code null} */
+        List<String> match(String key) {
+            Matcher m = pattern.matcher(key);
+            if (!m.matches()) {
+                return null;
+            }
+            List<String> parts = new ArrayList<>(m.groupCount());
+            for (int i = 1; i <= m.groupCount(); i++) {
+                parts.add(m.group(i));
+            }
+            return parts;
+        }
+    }
 
     private final Path path;
-    private final Map<String, Scope> subjects = new LinkedHashMap<>();
-    private final Map<String, Permissions.Builder> permissions = new LinkedHashMap<>();
 
     private ConfigFile(Path path) {
         this.path = path;
@@ -100,41 +94,45 @@ public final class ConfigFile {
                                            StorageSettings storage, FederationSettings federation)
             throws IOException {
         Properties properties = new Properties();
-        try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
-            properties.load(reader);
-        }
+        properties.load(new StringReader(withoutTrailingComments(Files.readString(path, StandardCharsets.UTF_8))));
         ConfigFile file = new ConfigFile(path);
+        ConfigTargets targets = new ConfigTargets(server, broker, storage, federation, new LinkedHashMap<>(),
+                new LinkedHashMap<>());
         for (String key : properties.stringPropertyNames()) {
             String value = properties.getProperty(key).trim();
             try {
-                file.applyOne(key, value, server, broker, storage, federation);
+                file.applyOne(key, value, targets);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(path + ": " + key + "=" + value + ": " + e.getMessage(), e);
             }
         }
-        file.permissions.forEach((name, builder) -> server.permissions(name, builder.build()));
-        return file.subjects;
+        targets.permissions().forEach((name, builder) -> server.permissions(name, builder.build()));
+        return targets.subjects();
     }
 
-    /** {@code permissions.<name>.<list>}: the name may hold dots, so the list is taken from the end. */
-    private void permission(String key, String value) {
-        String rest = key.substring("permissions.".length());
-        for (String list : PERMISSION_KEYS) {
-            if (rest.endsWith("." + list) && rest.length() > list.length() + 1) {
-                String name = rest.substring(0, rest.length() - list.length() - 1);
-                Permissions.Builder builder = permissions.computeIfAbsent(name, n -> Permissions.builder());
-                String[] entries = value.isEmpty() ? new String[0] : value.split("\\s*,\\s*");
-                switch (list) {
-                    case "publish.allow" -> builder.publishAllow(entries);
-                    case "publish.deny" -> builder.publishDeny(entries);
-                    case "subscribe.allow" -> builder.subscribeAllow(entries);
-                    case "subscribe.deny" -> builder.subscribeDeny(entries);
-                    default -> builder.allowResponses(responses(value));
-                }
-                return;
+    /**
+     * @return the server's own keys, in the reference's order, each with its section
+     */
+    public static List<Map.Entry<String, ConfigKey>> keys() {
+        return ENTRIES.stream().map(e -> Map.entry(e.row().section(), e.row().key())).toList();
+    }
+
+    /**
+     * Drops trailing comments, line by line: a {@code #} after a blank starts one. Comment lines,
+     * and the lines a backslash continues, are left to {@link Properties}.
+     *
+     * @param text a properties file
+     * @return the text without trailing comments
+     */
+    static String withoutTrailingComments(String text) {
+        String[] lines = text.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            String stripped = lines[i].stripLeading();
+            if (!stripped.startsWith("#") && !stripped.startsWith("!")) {
+                lines[i] = TRAILING_COMMENT.matcher(lines[i]).replaceFirst("");
             }
         }
-        throw new IllegalArgumentException("expected permissions.<user or token>." + String.join(" | ", PERMISSION_KEYS));
+        return String.join("\n", lines);
     }
 
     /** {@code true} | {@code false} | {@code <max>[,<expires>]} (max 0: the default 1; negative: unlimited). */
@@ -155,98 +153,45 @@ public final class ConfigFile {
                         : parts[1].equals("0") ? Duration.ZERO : Durations.parse(parts[1]));
     }
 
-    private void applyOne(String key, String value, ServerConfig.Builder server, BrokerBuilder broker,
-                          StorageSettings storage, FederationSettings federation) {
-        if (key.startsWith("storage.durable.")) {
-            storage.durable(key.substring("storage.durable.".length()), value);
-            return;
-        }
-        if (key.startsWith("subject.")) {
-            subjects.put(key.substring("subject.".length()), scope(value));
-            return;
-        }
-        if (key.startsWith("nkey.")) {
-            server.nkey(key.substring("nkey.".length()), scope(value));
-            return;
-        }
-        if (key.startsWith("token.")) {
-            server.token(key.substring("token.".length()), scope(value));
-            return;
-        }
-        if (key.startsWith("permissions.")) {
-            permission(key, value);
-            return;
-        }
-        if (key.startsWith("user.")) {
-            int colon = value.lastIndexOf(':');
-            if (colon <= 0) {
-                throw new IllegalArgumentException("expected <password>:<SCOPE>");
-            }
-            server.user(key.substring("user.".length()), value.substring(0, colon), scope(value.substring(colon + 1)));
-            return;
-        }
-        switch (key) {
-            case "host" -> server.host(value);
-            case "port" -> server.port(integer(value));
-            case "server_name" -> server.serverName(value);
-            case "io_threads" -> server.ioThreads(integer(value));
-            case "max_payload" -> server.maxPayload(Math.toIntExact(size(value)));
-            case "max_pending" -> server.maxPending(size(value));
-            case "max_input_buffer" -> server.maxInputBuffer(size(value));
-            case "max_memory" -> server.maxMemory(size(value));
-            case "max_connections" -> server.maxConnections(integer(value));
-            case "max_subscriptions" -> server.maxSubscriptions(integer(value));
-            case "max_filters" -> server.maxFilters(integer(value));
-            case "max_filter_bytes" -> server.maxFilterBytes(size(value));
-            case "max_subscription_memory" -> server.maxSubscriptionMemory(size(value));
-            case "ping_interval" -> server.pingInterval(Durations.parse(value));
-            case "max_pings_out" -> server.maxPingsOut(integer(value));
-            case "auth_timeout" -> server.authTimeout(Durations.parse(value));
-            case "authenticator_timeout" -> server.authenticatorTimeout(Durations.parse(value));
-            case "auth_check_threads" -> server.authCheckThreads(integer(value));
-            case "auth_checks_per_source" -> server.authChecksPerSource(integer(value));
-            case "write_deadline" -> server.writeDeadline(Durations.parse(value));
-            case "no_auth_scope" -> server.noAuthScope(scope(value));
-            case "http_host" -> server.monitorHost(value);
-            case "http_port" -> server.monitorPort(integer(value)).monitorTls(false);
-            case "https_port" -> server.monitorPort(integer(value)).monitorTls(true);
-            case "tls.cert_file" -> server.tlsCertFile(Path.of(value));
-            case "tls.key_file" -> server.tlsKeyFile(Path.of(value));
-            case "tls.ca_file" -> server.tlsCaFile(Path.of(value));
-            case "tls.verify" -> server.tlsVerify(bool(value));
-            case "tls.verify_and_map" -> server.tlsVerifyAndMap(bool(value));
-            case "tls.handshake_first" -> server.tlsHandshakeFirst(bool(value));
-            case "tls.timeout" -> server.tlsTimeout(Durations.parse(value));
-            case "tls.provider" -> server.tlsProvider(TlsProvider.parse(value));
-            case "broker.ring_size" -> broker.ringSize(integer(value));
-            case "broker.event_loops" -> broker.eventLoops(integer(value));
-            case "broker.worker_pool_size" -> broker.workerPoolSize(integer(value));
-            case "broker.wait_strategy" -> broker.waitStrategy(WaitStrategy.valueOf(value.toUpperCase(Locale.ROOT)));
-            case "broker.default_scope" -> {
-                broker.defaultScope(scope(value));
-                storage.defaultScope(scope(value));
-            }
-            case "federation.servers" -> federation.servers(value);
-            case "federation.user" -> federation.user(value);
-            case "federation.token" -> federation.token(value);
-            case "federation.ca_file" -> federation.caFile(Path.of(value));
-            case "federation.reconnect_wait" -> federation.reconnectWait(value);
-            case "federation.max_reconnects" -> federation.maxReconnects(integer(value));
-            case "storage.dir" -> storage.dir(Path.of(value));
-            case "storage.jetstream" -> storage.jetStream(value);
-            case "storage.fsync" -> storage.policy(value);
-            case "storage.fsync_interval" -> storage.interval(value);
-            case "storage.max_bytes" -> storage.maxBytes(value);
-            case "storage.max_memory" -> storage.maxMemory(value);
-            case "broker.shutdown_timeout" -> broker.shutdownTimeout(Durations.parse(value));
-            default -> {
-                int dot = key.indexOf('.');
-                if (dot <= 0 || !server.extensionNames().contains(key.substring(0, dot))) {
-                    throw new IllegalArgumentException("unknown key (see docs/server.md) in " + path);
-                }
-                server.extensionSetting(key, value); // an extension's own key (jetstream.*): it checks it
+    private void applyOne(String key, String value, ConfigTargets targets) {
+        for (Entry entry : ENTRIES) {
+            List<String> parts = entry.match(key);
+            if (parts != null) {
+                entry.row().setter().set(targets, parts, value);
+                return;
             }
         }
+        int dot = key.indexOf('.');
+        if (dot <= 0 || !targets.server().extensionNames().contains(key.substring(0, dot))) {
+            throw new IllegalArgumentException("unknown key (see docs/configuration.md) in " + path
+                    + similar(key));
+        }
+        targets.server().extensionSetting(key, value); // an extension's own key (jetstream.*): it checks it
+    }
+
+    /** @return the keys that share the unknown one's first part, as a hint, or nothing */
+    private static String similar(String key) {
+        int dot = key.indexOf('.');
+        String first = dot > 0 ? key.substring(0, dot + 1) : key;
+        List<String> names = ENTRIES.stream().map(e -> e.row().key().name()).filter(n -> n.startsWith(first)).toList();
+        return names.isEmpty() ? "" : "; keys starting " + first + ": " + String.join(", ", names);
+    }
+
+    private static List<Entry> entries() {
+        return ServerConfigKeys.rows().stream().map(row -> new Entry(row, namePattern(row.key()))).toList();
+    }
+
+    /** {@code permissions.<user or token>.publish.allow} matches {@code permissions.(.+)\.publish\.allow}. */
+    private static Pattern namePattern(ConfigKey key) {
+        StringBuilder regex = new StringBuilder();
+        Matcher placeholder = Pattern.compile("<[^>]+>").matcher(key.name());
+        int from = 0;
+        while (placeholder.find()) {
+            regex.append(Pattern.quote(key.name().substring(from, placeholder.start()))).append("(.+)");
+            from = placeholder.end();
+        }
+        regex.append(Pattern.quote(key.name().substring(from)));
+        return Pattern.compile(regex.toString());
     }
 
     static Scope scope(String value) {
@@ -286,5 +231,24 @@ public final class ConfigFile {
             case "g" -> n << 30;
             default -> n;
         };
+    }
+
+    /**
+     * The inverse of {@link #size}.
+     *
+     * @param bytes a size
+     * @return bytes in the largest binary unit that holds them exactly: {@code 64m}, {@code 256k}, {@code 1000}
+     */
+    public static String sizeText(long bytes) {
+        if (bytes != 0 && bytes % (1L << 30) == 0) {
+            return bytes / (1L << 30) + "g";
+        }
+        if (bytes != 0 && bytes % (1L << 20) == 0) {
+            return bytes / (1L << 20) + "m";
+        }
+        if (bytes != 0 && bytes % (1L << 10) == 0) {
+            return bytes / (1L << 10) + "k";
+        }
+        return String.valueOf(bytes);
     }
 }

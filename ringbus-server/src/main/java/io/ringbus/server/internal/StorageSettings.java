@@ -8,6 +8,7 @@ import io.ringbus.core.Storage;
 import io.ringbus.core.StoredStream;
 import io.ringbus.core.StreamConfig;
 import io.ringbus.core.spi.StorageProvider;
+import io.ringbus.server.spi.ConfigKey;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,6 +44,19 @@ public final class StorageSettings {
     public static final Path DEFAULT_DIR = Path.of("data");
     /** The force interval of {@link FsyncPolicy#INTERVAL} unless set. */
     public static final Duration DEFAULT_FSYNC_INTERVAL = Duration.ofMillis(100);
+    /** The words of a durable spec after its scope, for the configuration reference and the error that lists them. */
+    public static final List<ConfigKey> SPEC_WORDS = List.of(
+            ConfigKey.of("name", ConfigKey.TEXT, "the pattern's, orders.> is orders_all", "The stream's name."),
+            ConfigKey.of("max_age", ConfigKey.DURATION, "unlimited", "Messages older than this are removed."),
+            ConfigKey.of("max_bytes", ConfigKey.SIZE, "unlimited", "The stream's most bytes; the oldest go first."),
+            ConfigKey.of("max_messages", ConfigKey.INTEGER, "unlimited", "The stream's most messages."),
+            ConfigKey.of("max_messages_per_subject", ConfigKey.INTEGER, "unlimited", "The most messages kept per "
+                    + "subject."),
+            ConfigKey.of("duplicate_window", ConfigKey.DURATION, Durations.format(StreamConfig.DEFAULT_DUPLICATE_WINDOW),
+                    "How long a Nats-Msg-Id is remembered: a repeat within it is acknowledged, not stored."),
+            ConfigKey.of("duplicate_window_bytes", ConfigKey.SIZE,
+                    ConfigFile.sizeText(StreamConfig.DEFAULT_DUPLICATE_WINDOW_BYTES), "The memory the duplicate "
+                    + "window's ids may take."));
 
     private Path dir = DEFAULT_DIR;
     private FsyncPolicy policy = FsyncPolicy.ALWAYS;
@@ -166,8 +180,7 @@ public final class StorageSettings {
                 case "duplicate_window" -> stream.withDuplicateWindow(Durations.parse(value));
                 case "duplicate_window_bytes" -> stream.withDuplicateWindowBytes(ConfigFile.size(value));
                 default -> throw new IllegalArgumentException("unknown option of durable '" + pattern + "': '" + word
-                        + "' (name, max_age, max_bytes, max_messages, max_messages_per_subject, duplicate_window, "
-                        + "duplicate_window_bytes)");
+                        + "' (" + String.join(", ", SPEC_WORDS.stream().map(ConfigKey::name).toList()) + ")");
             };
         }
         durables.put(stream.subjects().getFirst(), new Durable(stream, scope));

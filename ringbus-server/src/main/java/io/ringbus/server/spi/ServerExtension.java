@@ -17,6 +17,14 @@ public interface ServerExtension extends AutoCloseable {
     String name();
 
     /**
+     * @return the keys of its settings, without its namespace ({@code max_streams} for
+     *         {@code jetstream.max_streams}), for the configuration reference; empty by default
+     */
+    default java.util.List<ConfigKey> configKeys() {
+        return java.util.List.of();
+    }
+
+    /**
      * @param settings its settings
      * @return whether, so configured, it needs the server's local store opened even when no
      *         subject is durable (the standalone server opens it then)

@@ -26,6 +26,38 @@ class ConfigFileTest {
     Path dir;
 
     @Test
+    void trailingCommentsEndTheValueAndAnEscapedHashDoesNot() throws Exception {
+        Path file = dir.resolve("commented.properties");
+        Files.writeString(file, """
+                # a comment line
+                   ! another
+                max_payload=2m               # heap for messages; default 1m
+                server_name=edge#1          # a # without a blank before it is part of the value
+                user.alice=pa\\ \\#ss:PRIVATE   # a blank then an escaped hash: still the password
+                ping_interval=30s	# a tab before it too
+                host = 127.0.0.1 #
+                """);
+        ServerConfig.Builder builder = ServerConfig.builder();
+        ConfigFile.apply(file, builder, Broker.builder(), new StorageSettings());
+        ServerConfig config = builder.build();
+        assertThat(config.maxPayload()).isEqualTo(2 << 20);
+        assertThat(config.serverName()).isEqualTo("edge#1");
+        assertThat(config.pingInterval()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(config.host()).isEqualTo("127.0.0.1");
+        assertThat(ConfigFile.withoutTrailingComments("user.alice=pa \\#ss:PRIVATE   # note\n"))
+                .isEqualTo("user.alice=pa \\#ss:PRIVATE\n");
+    }
+
+    @Test
+    void anUnknownKeyNamesTheKeysThatShareItsFirstPart() throws Exception {
+        Path file = dir.resolve("typo.properties");
+        Files.writeString(file, "tls.cert=/etc/x.pem\n");
+        assertThatThrownBy(() -> ConfigFile.apply(file, ServerConfig.builder(), Broker.builder(), new StorageSettings()))
+                .hasMessageContaining("tls.cert=/etc/x.pem").hasMessageContaining("unknown key")
+                .hasMessageContaining("tls.cert_file, tls.key_file");
+    }
+
+    @Test
     void readsEveryDocumentedKey() throws Exception {
         Path file = dir.resolve("ringbus.properties");
         Files.writeString(file, """
