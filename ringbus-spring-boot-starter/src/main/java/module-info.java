@@ -17,13 +17,13 @@ open module io.ringbus.spring {
     requires spring.core;
     requires spring.aop;
     requires org.slf4j;
+    requires tools.jackson.databind; // JSON payloads: a dependency, not optional
     // Optional (Maven <optional>): each is used only when the application has it
     requires static transitive io.ringbus.server;
     requires static spring.tx;
     requires static spring.jdbc;
     requires static transitive io.ringbus.outbox;
     requires static micrometer.core;
-    requires static tools.jackson.databind;
     requires static transitive spring.boot.health;
     requires static transitive spring.boot.actuator;
     // @RingbusTest, the test slice: on the application's test classpath only

@@ -13,13 +13,14 @@ import picocli.CommandLine.Command;
  * The {@code ringbus-outbox} command: runs a relay, shows the outbox's counts, creates or upgrades
  * its schema, and lists, inspects, retries and purges dead letters.
  *
- * <p>Every subcommand takes the database options ({@code --jdbc-url}, default the embedded H2
- * file {@value OutboxBuilder#DEFAULT_JDBC_URL}; {@code --user}, {@code --password},
+ * <p>Every subcommand takes the database options ({@code --jdbc-url}, else the environment
+ * variable {@code RINGBUS_OUTBOX_JDBC_URL}, one of which is required: no database is created by
+ * default; {@code --user}, {@code --password},
  * {@code --schema}, {@code --table}, {@code --connect-timeout}). Exit codes: 0 success; 1 a
  * failure, reported on stderr as one line naming the bad value (bad URL, unreachable database,
  * an id that is not a dead letter); 2 a usage error (unknown option, missing argument).
  * Only {@code migrate} and {@code relay} create or upgrade the schema; the other commands refuse
- * a database without it.
+ * a database without it ("no outbox schema in public; run `bin/outbox migrate` ...", exit code 1).
  *
  * <p>Threading: runs the chosen command on the calling thread; {@code relay} blocks until stopped.
  */

@@ -4,6 +4,8 @@ import io.ringbus.core.Broker;
 import io.ringbus.server.RingbusServer;
 import io.ringbus.server.ServerConfig;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
 
@@ -12,9 +14,12 @@ import org.springframework.context.SmartLifecycle;
  * its port when the context starts, after the listeners subscribed
  * ({@link RingbusAutoConfiguration#SERVER_PHASE}); on shutdown it first stops accepting
  * connections, then, once the broker has drained, closes the connections (flushing what was
- * delivered to them) when the bean is destroyed.
+ * delivered to them) when the bean is destroyed. Once bound it logs one INFO line naming the
+ * address NATS clients connect to (and the monitoring URL when monitoring is on), so that a port
+ * of 0 or a changed property is visible in the start-up log.
  */
 public class EmbeddedRingbusServer implements SmartLifecycle, DisposableBean {
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedRingbusServer.class);
 
     private final Broker broker;
     private final ServerConfig config;
@@ -40,6 +45,10 @@ public class EmbeddedRingbusServer implements SmartLifecycle, DisposableBean {
         try {
             if (server == null) {
                 server = RingbusServer.start(broker, config);
+                int monitor = server.monitorPort();
+                LOG.info("ringbus NATS server listening on {}:{}{}", config.host(), server.port(),
+                        monitor == ServerConfig.MONITOR_OFF ? ""
+                                : " (monitoring at http://" + config.monitorHost() + ":" + monitor + "/)");
             }
             running = true;
         } finally {

@@ -165,7 +165,7 @@ public class RingbusAutoConfiguration {
     }
 
     /**
-     * Payload conversion without JSON (Jackson 3 absent).
+     * Payload conversion without JSON: only where an application excluded Jackson 3, a dependency of the starter.
      *
      * @return the converter
      */

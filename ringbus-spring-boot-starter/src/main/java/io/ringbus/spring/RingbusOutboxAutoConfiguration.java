@@ -5,6 +5,7 @@ import io.ringbus.core.Durations;
 import io.ringbus.outbox.BrokerSink;
 import io.ringbus.outbox.Outbox;
 import io.ringbus.outbox.OutboxBuilder;
+import io.ringbus.outbox.Relay;
 import io.ringbus.outbox.RelayBuilder;
 import io.ringbus.outbox.RetryPolicy;
 import io.ringbus.spring.internal.OutboxRelayLifecycle;
@@ -137,8 +138,12 @@ public class RingbusOutboxAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        RingbusOutboxEndpoint ringbusOutboxEndpoint(Outbox outbox) {
-            return new RingbusOutboxEndpoint(outbox);
+        RingbusOutboxEndpoint ringbusOutboxEndpoint(Outbox outbox, ObjectProvider<OutboxRelayLifecycle> relays) {
+            return new RingbusOutboxEndpoint(outbox, () -> {
+                OutboxRelayLifecycle lifecycle = relays.getIfAvailable();
+                Relay relay = lifecycle == null ? null : lifecycle.relay();
+                return relay == null ? null : relay.stats();
+            });
         }
     }
 }

@@ -13,11 +13,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+@ExtendWith(OutputCaptureExtension.class)
 class EmbeddedServerTest {
 
     /** A payload type sent as JSON by a NATS client. */
@@ -56,6 +60,18 @@ class EmbeddedServerTest {
     private static Options.Builder options(int port) {
         return new Options.Builder().server("nats://127.0.0.1:" + port).noReconnect()
                 .connectionTimeout(Duration.ofSeconds(2));
+    }
+
+    // The example application never said where NATS clients connect (issue 28).
+    @Test
+    void theStartLogNamesTheAddressNatsClientsConnectToAndTheMonitoringUrl(CapturedOutput output) {
+        runner.run(context -> assertThat(output.getAll()).contains("ringbus NATS server listening on 127.0.0.1:"
+                + context.getBean(EmbeddedRingbusServer.class).port() + "\n").doesNotContain("monitoring at"));
+        runner.withPropertyValues("ringbus.server.monitor-port=0").run(context -> {
+            EmbeddedRingbusServer server = context.getBean(EmbeddedRingbusServer.class);
+            assertThat(output.getAll()).contains("ringbus NATS server listening on 127.0.0.1:" + server.port()
+                    + " (monitoring at http://127.0.0.1:" + server.server().monitorPort() + "/)");
+        });
     }
 
     @Test

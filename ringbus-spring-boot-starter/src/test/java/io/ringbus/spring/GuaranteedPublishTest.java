@@ -304,6 +304,39 @@ class GuaranteedPublishTest {
                 });
     }
 
+    // Delivered rows are deleted, so the table's "delivered" was always 0 (issue 28): the endpoint
+    // reports the relay's own count, and names the table's count for what it is.
+    @Test
+    void theActuatorEndpointCountsWhatThisApplicationsRelayDeliveredThoughTheRowsAreDeleted() {
+        Listeners listeners = new Listeners();
+        runner(h2Url(), listeners).run(context -> {
+            Map<String, WebOperation> web = webOperations(context.getSourceApplicationContext());
+            TransactionTemplate transactions = context.getBean(TransactionTemplate.class);
+            for (int i = 1; i <= 3; i++) {
+                Order order = new Order("o-" + i, i);
+                transactions.executeWithoutResult(status ->
+                        context.getBean(RingbusTemplate.class).publish("orders.created", order));
+            }
+            Await.until("3 delivered", () -> listeners.seen.size() == 3);
+            Await.until("the relay counted them", () -> relayFigures(invoke(web, "GET ringbusoutbox", Map.of()))
+                    .get("deliveredSinceStart").equals(3L), () -> invoke(web, "GET ringbusoutbox", Map.of()));
+
+            Map<String, Object> body = invoke(web, "GET ringbusoutbox", Map.of());
+            assertThat(body).containsEntry("pending", 0L).containsEntry("dead", 0L)
+                    .containsEntry("deliveredInTable", 0L).doesNotContainKey("delivered");
+            assertThat(relayFigures(body)).containsEntry("running", true).containsEntry("name", "ringbus-outbox")
+                    .containsEntry("retriedSinceStart", 0L).containsEntry("deadLetteredSinceStart", 0L);
+        });
+        runner(h2Url(), new Listeners()).withPropertyValues("ringbus.outbox.relay.enabled=false").run(context ->
+                assertThat(relayFigures(invoke(webOperations(context.getSourceApplicationContext()),
+                        "GET ringbusoutbox", Map.of()))).containsExactly(Map.entry("running", false)));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> relayFigures(Map<String, Object> body) {
+        return (Map<String, Object>) body.get("relay");
+    }
+
     /** The endpoint's operations as actuator's web layer maps them ("GET ringbusoutbox/{id}"). */
     private static Map<String, WebOperation> webOperations(ApplicationContext context) {
         WebEndpointDiscoverer discoverer = new WebEndpointDiscoverer(context,

@@ -89,14 +89,19 @@ public final class Migrations {
      * @param schema     the checked schema name
      * @param table      the checked table name
      * @throws SQLException          when the database cannot be read
-     * @throws IllegalStateException naming the schema and both versions when they differ
+     * @throws MissingSchemaException when there is no outbox schema
+     * @throws IllegalStateException  naming the schema and both versions when they differ
      */
     public static void requireLatest(Connection connection, String schema, String table) throws SQLException {
         int version = version(connection, schema, table);
+        if (version == 0) {
+            // Missing, not old: "version 0" read as if an upgrade were due (issue 28).
+            throw new MissingSchemaException(schema, table);
+        }
         if (version != LATEST) {
             throw new IllegalStateException("outbox schema " + schema + "." + table + " is at version " + version
                     + " but this build needs version " + LATEST + (version < LATEST
-                    ? "; create or upgrade it (Outbox.builder().migrate(true), or `ringbus-outbox migrate`)"
+                    ? "; upgrade it: run `bin/outbox migrate`, or open it with Outbox.builder().migrate(true)"
                     : "; upgrade ringbus-outbox"));
         }
     }

@@ -27,6 +27,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -40,6 +42,7 @@ import tools.jackson.databind.json.JsonMapper;
  * own, {@link PostgresSchema}), with a jnats client on the embedded ringbus-server (a free port).
  */
 @ExtendWith(PostgresSchema.class)   // before @SpringBootTest: drops the schema after the context closed
+@ExtendWith(OutputCaptureExtension.class)   // before @SpringBootTest too: captures the context's start-up log
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {"ringbus.server.port=0",
     // for the dead-letter test: the relay publishes as PUBLIC, so an event on internal.> (PRIVATE) is refused
     "ringbus.outbox.relay.scope=PUBLIC", "ringbus.outbox.guaranteed-subjects=orders.>,internal.>"})
@@ -188,6 +191,23 @@ class OrderServiceTest {
         JsonNode after = outbox("GET", "");
         assertThat(after.get("dead").asLong()).isZero();
         assertThat(after.get("deadLetters").size()).isZero();
+    }
+
+    @Test
+    void theStartLogNamesTheNatsPortAndTheEndpointCountsWhatTheRelayDeliveredThoughItsRowsAreDeleted(
+            CapturedOutput output) {
+        assertThat(output.getAll()).contains("ringbus NATS server listening on 127.0.0.1:" + ringbusServer.port());
+        long before = outbox("GET", "").get("relay").get("deliveredSinceStart").asLong();
+
+        post("/orders", "{\"sku\":\"apple\",\"quantity\":1}");
+
+        Await.until("the relay counted the order's event",
+                () -> outbox("GET", "").get("relay").get("deliveredSinceStart").asLong() == before + 1,
+                () -> outbox("GET", ""));
+        JsonNode body = outbox("GET", "");
+        assertThat(body.get("relay").get("running").asBoolean()).isTrue();
+        assertThat(body.get("deliveredInTable").asLong()).as("delivered rows are deleted").isZero();
+        assertThat(body.has("delivered")).as("the old, always-0 field").isFalse();
     }
 
     /** Calls {@code /actuator/ringbusoutbox} over HTTP; fails unless it answers 200. */

@@ -2,18 +2,26 @@ package io.ringbus.outbox.internal.cli;
 
 import io.ringbus.outbox.Outbox;
 import io.ringbus.outbox.OutboxBuilder;
+import io.ringbus.outbox.internal.MissingSchemaException;
 import java.sql.SQLException;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
 /**
  * The options every subcommand takes to find the outbox: JDBC URL, credentials, schema, table.
+ *
+ * <p>The URL has no default database: {@code --jdbc-url} or {@value #URL_VARIABLE} must name one.
+ * (The library's embedded default, an H2 file under the working directory, would leave a
+ * database wherever the command happened to run, e.g. inside a checkout.)
  */
 public final class DatabaseOptions {
-    @Option(names = "--jdbc-url", paramLabel = "URL",
-            description = "jdbc:postgresql:... or jdbc:h2:... (default: the embedded H2 file "
-                    + OutboxBuilder.DEFAULT_JDBC_URL + ")")
-    private String jdbcUrl = OutboxBuilder.DEFAULT_JDBC_URL;
+    /** The environment variable that gives the JDBC URL when {@code --jdbc-url} is absent. */
+    public static final String URL_VARIABLE = "RINGBUS_OUTBOX_JDBC_URL";
+
+    @Option(names = "--jdbc-url", paramLabel = "URL", defaultValue = "${env:" + URL_VARIABLE + "}",
+            description = "jdbc:postgresql:... or jdbc:h2:... (default: $" + URL_VARIABLE + "; one of the two is"
+                    + " required)")
+    private String jdbcUrl;
 
     @Option(names = "--user", description = "database user (default: the one in the URL, if any)")
     private String user;
@@ -44,10 +52,16 @@ public final class DatabaseOptions {
      * @param migrate create or upgrade the schema; when false, fail unless it is current
      * @return the open outbox; the caller closes it
      * @throws IllegalArgumentException naming a bad option value
-     * @throws CommandFailure           when the database cannot be reached, naming the URL
-     * @throws IllegalStateException    when {@code migrate} is false and the schema is not current
+     * @throws CommandFailure           when no URL is given (naming the option and the variable) or
+     *                                  the database cannot be reached (naming the URL)
+     * @throws IllegalStateException    when {@code migrate} is false and the schema is missing or not
+     *                                  current ("no outbox schema in ...; run `bin/outbox migrate`")
      */
     public Outbox open(boolean migrate) {
+        if (jdbcUrl == null || jdbcUrl.isBlank()) {
+            throw new CommandFailure("no database given: pass --jdbc-url URL or set " + URL_VARIABLE
+                    + " (e.g. jdbc:postgresql://127.0.0.1:5432/app?user=app)");
+        }
         OutboxBuilder builder = Outbox.builder().jdbcUrl(jdbcUrl).schema(schema).table(table)
                 .connectionTimeout(connectTimeout).migrate(migrate);
         if (user != null) {
@@ -55,6 +69,9 @@ public final class DatabaseOptions {
         }
         try {
             return builder.open();
+        } catch (MissingSchemaException e) {
+            throw new CommandFailure("no outbox schema in " + e.schema() + "; run `bin/outbox migrate` with the same"
+                    + " options (looked for table " + e.versionTable() + " at " + safeUrl() + ")");
         } catch (SQLException e) {
             throw new CommandFailure("cannot open the outbox " + where() + ": " + CommandFailure.describe(e), e);
         }
@@ -62,6 +79,10 @@ public final class DatabaseOptions {
 
     /** @return the URL (its password hidden), schema and table, for messages */
     public String where() {
-        return schema + "." + table + " at " + jdbcUrl.replaceAll("(?i)(password=)[^&;]*", "$1***");
+        return schema + "." + table + " at " + safeUrl();
+    }
+
+    private String safeUrl() {
+        return jdbcUrl.replaceAll("(?i)(password=)[^&;]*", "$1***");
     }
 }

@@ -12,7 +12,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.ApplicationContext;
 
-// docs/spring.md "Testing with @RingbusTest" mirrors this test
 @RingbusTest(properties = "ringbus.name=slice")
 class RingbusSliceTest {
 
