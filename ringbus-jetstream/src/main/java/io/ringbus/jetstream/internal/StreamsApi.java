@@ -127,7 +127,11 @@ public final class StreamsApi {
             if (response != null) {
                 total.incrementAndGet();
                 errors.addAndGet(response.has("error") ? 1 : 0);
-                request.reply(null, ApiJson.bytes(response));
+                try {
+                    request.reply(null, ApiJson.bytes(response));
+                } finally {
+                    consumerApi.answered();
+                }
             }
             return;
         }

@@ -30,6 +30,8 @@ public final class ConsumersApi {
     private static final String TYPE = "io.nats.jetstream.api.v1.";
 
     private final Consumers consumers;
+    /** The consumer the request being answered created (API thread), held until its answer is out. */
+    private JsConsumer created;
 
     /** @param consumers the consumers */
     public ConsumersApi(Consumers consumers) {
@@ -61,6 +63,19 @@ public final class ConsumersApi {
             }
             default -> null;
         };
+    }
+
+    /**
+     * The answer to the last request was published (API thread): a consumer it created starts
+     * delivering now. Before, a push consumer's first message could reach the client ahead of the
+     * create response, which nats.js's ordered consumer (a KV watch) then dropped.
+     */
+    public void answered() {
+        JsConsumer consumer = created;
+        if (consumer != null) {
+            created = null;
+            consumers.later(() -> consumer.held = false);
+        }
     }
 
     /** @return whether the answer is counted in INFO's api totals (MSG.NEXT is not, as in nats-server) */
@@ -147,6 +162,9 @@ public final class ConsumersApi {
             JsConsumerConfig checked = ConsumerChecks.check(config.withDefaults(name), stored);
             return consumers.call(() -> {
                 JsConsumer consumer = createOn(stream, stored, checked, consumerName);
+                if (consumer.held) {
+                    created = consumer; // read on the API thread once call returns
+                }
                 return ConsumerJson.info(consumer, response, stored);
             });
         } catch (ConsumerError failure) {
@@ -207,6 +225,7 @@ public final class ConsumersApi {
                 Instant.now(),
                 consumers.broker);
         consumer.position(stored);
+        consumer.held = true; // until its create response is published (answered)
         consumers.add(consumer);
         return consumer;
     }

@@ -62,6 +62,8 @@ final class JsConsumer {
     final Map<Long, Integer> redelivered = new HashMap<>();
     /** Due for redelivery now, in stream order. */
     private final TreeSet<Long> due = new TreeSet<>();
+    /** Created, its create response not yet published: delivers nothing, so the response comes first. */
+    boolean held;
     /** Sequences to deliver before {@link #sseq} (last_per_subject). */
     final TreeSet<Long> start = new TreeSet<>();
     final ArrayDeque<PullRequest> waiting = new ArrayDeque<>();
@@ -215,6 +217,9 @@ final class JsConsumer {
 
     /** Delivers what it can: redeliveries first, then new messages; expires and heartbeats requests. */
     void pump(StoredStream stored, long now) {
+        if (held) {
+            return;
+        }
         expireWaiting(now);
         if (now - nextDueNanos >= 0) {
             // Only when a deadline passed: a scan of what is out, bounded by max_ack_pending.
