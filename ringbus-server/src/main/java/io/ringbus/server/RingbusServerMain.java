@@ -282,8 +282,14 @@ public final class RingbusServerMain implements Callable<Integer> {
         PrometheusMeterRegistry registry = MonitorSources.jvmMeterRegistry();
         // The store is opened only for durable subjects or an extension that keeps streams (JetStream):
         // without them, nothing is written (no data/ directory).
-        boolean extensionStore = settings.extensions().stream()
-                .anyMatch(extension -> extension.needsStorage(settings.extensionSettings(extension.name())));
+        boolean extensionStore;
+        try {
+            extensionStore = settings.extensions().stream()
+                    .anyMatch(extension -> extension.needsStorage(settings.extensionSettings(extension.name())));
+        } catch (IllegalArgumentException e) {
+            System.err.println("ringbus-server: " + e.getMessage()); // an extension's settings (jetstream.*)
+            return 2;
+        }
         Storage storage = null;
         if (!storageSettings.durables().isEmpty() || extensionStore) {
             try {
