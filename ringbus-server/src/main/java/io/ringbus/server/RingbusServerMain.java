@@ -72,7 +72,8 @@ public final class RingbusServerMain implements Callable<Integer> {
         // options are fields that picocli sets
     }
 
-    @Option(names = {"-c", "--config"}, description = "configuration file (see docs/server.md)")
+    @Option(names = {"-c", "--config"}, description = "configuration file: key = value lines, every key in "
+            + "docs/configuration.md (the distribution's conf/ringbus.properties has them all, commented out)")
     private Path config;
 
     @Option(names = {"-m", "--http-port", "--http_port"},
@@ -116,23 +117,24 @@ public final class RingbusServerMain implements Callable<Integer> {
 
     @Option(names = {"--storage-jetstream"}, paramLabel = "URLS",
             description = "store durable subjects in this JetStream (NATS URLs, comma-separated) instead of the "
-                    + "local log (needs ringbus-federation, as in bin/run's jar)")
+                    + "local log (needs ringbus-federation, in the distribution's and bin/run's jar)")
     private String storageJetStream;
 
     @Option(names = {"--federation"}, paramLabel = "URLS",
             description = "NATS servers (comma-separated) this node shares its PUBLIC and FEDERATED subjects "
-                    + "through with other ringbus nodes (needs ringbus-federation, as in bin/run's jar; see "
-                    + "docs/federation.md)")
+                    + "through with other ringbus nodes (needs ringbus-federation, in the distribution's and bin/run's "
+                    + "jar; see docs/federation.md)")
     private String federationServers;
 
     @Option(names = {"--no-jetstream"}, description = "no JetStream API (jetstream.enabled=false); it is on when "
-            + "ringbus-jetstream is on the class path, as with bin/run (see docs/jetstream.md)")
+            + "ringbus-jetstream is on the class path, as in the distribution and bin/run (see docs/jetstream.md)")
     private boolean noJetStream;
 
     @Option(names = {"--durable"}, paramLabel = "PATTERN[=SPEC]",
             description = "a durable subject pattern, stored before PING is answered and acknowledged with "
                     + "JetStream's PubAck; SPEC: [SCOPE] [name=..] [max_age=..] [max_bytes=..] [max_messages=..] "
-                    + "[duplicate_window_bytes=..] (see docs/storage.md); repeatable")
+                    + "[max_messages_per_subject=..] [duplicate_window=..] [duplicate_window_bytes=..] (see "
+                    + "docs/configuration.md); repeatable")
     private List<String> durable;
 
     @Option(names = {"--authenticator-timeout", "--authenticator_timeout"}, paramLabel = "DURATION",

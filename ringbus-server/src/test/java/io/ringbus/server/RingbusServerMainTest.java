@@ -35,6 +35,12 @@ class RingbusServerMainTest {
         assertThat(cli.getUsageMessage()).contains("--port").contains("--host").contains("--config")
                 .contains("-m, --http-port").contains("--http-host").contains("--no-monitor");
         assertThat(cli.execute("--version")).isZero();
+        // --durable's SPEC lists every word a durable subject's spec takes, and the help names the reference
+        String text = cli.getUsageMessage().replaceAll("\\s+", " ");
+        assertThat(text).contains("docs/configuration.md").doesNotContain("docs/server.md");
+        for (var word : StorageSettings.SPEC_WORDS) {
+            assertThat(text).as("--durable's SPEC in --help").contains("[" + word.name() + "=..]");
+        }
     }
 
     @Test
