@@ -213,20 +213,20 @@ public final class RingbusServerMain implements Callable<Integer> {
                 storageSettings.jetStream(storageJetStream, "--storage-jetstream");
             }
             if (given("--fsync")) {
-                storageSettings.policy(fsync);
+                option("--fsync", fsync, () -> storageSettings.policy(fsync));
             }
             if (given("--fsync-interval")) {
-                storageSettings.interval(fsyncInterval);
+                option("--fsync-interval", fsyncInterval, () -> storageSettings.interval(fsyncInterval));
             }
             if (maxStore != null) {
-                storageSettings.maxBytes(maxStore);
+                option("--max-store", maxStore, () -> storageSettings.maxBytes(maxStore));
             }
             if (maxMemoryStore != null) {
-                storageSettings.maxMemory(maxMemoryStore);
+                option("--max-memory-store", maxMemoryStore, () -> storageSettings.maxMemory(maxMemoryStore));
             }
             if (durable != null) {
                 for (String pattern : durable) {
-                    storageSettings.durable(pattern);
+                    option("--durable", pattern, () -> storageSettings.durable(pattern));
                 }
             }
             if (given("--port")) {
@@ -395,6 +395,18 @@ public final class RingbusServerMain implements Callable<Integer> {
         } catch (IOException e) {
             throw new IllegalArgumentException("--config " + config + ": cannot read it (" + config.toAbsolutePath()
                     + "): " + e, e);
+        }
+    }
+
+    /**
+     * Applies one option's value; a bad value stops the start naming the option and the value, as a
+     * bad line of the configuration file names its key ({@code --max-store 10q: not a size ...}).
+     */
+    private static void option(String name, String value, Runnable apply) {
+        try {
+            apply.run();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + " " + value + ": " + e.getMessage(), e);
         }
     }
 

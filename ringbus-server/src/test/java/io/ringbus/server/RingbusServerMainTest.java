@@ -102,6 +102,21 @@ class RingbusServerMainTest {
         }
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+        "--max-store | 10q | not a size",
+        "--max-memory-store | lots | not a size",
+        "--fsync | sometimes | not an fsync policy",
+        "--fsync-interval | 30 | not a duration",
+        "--durable | orders.>=PUBLC | not a scope",
+    })
+    void aBadStorageOptionStopsTheStartNamingTheOptionAndTheValue(String option, String value, String why) {
+        String err = captureStderr(() -> assertThat(new CommandLine(new RingbusServerMain())
+                .execute(option, value, "--port", "0", "--no-monitor")).isEqualTo(2));
+        assertThat(err.strip()).startsWith("ringbus-server: " + option + " " + value + ": ").contains(why);
+        assertThat(err.strip().lines()).hasSize(1);
+    }
+
     @Test
     void aBadAuthenticatorTimeoutStopsTheStartNamingTheOption() {
         for (String bad : new String[] {"soon", "0s"}) {
