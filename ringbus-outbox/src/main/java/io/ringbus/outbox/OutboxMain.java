@@ -20,7 +20,7 @@ import picocli.CommandLine.Command;
  * failure, reported on stderr as one line naming the bad value (bad URL, unreachable database,
  * an id that is not a dead letter); 2 a usage error (unknown option, missing argument).
  * Only {@code migrate} and {@code relay} create or upgrade the schema; the other commands refuse
- * a database without it ("no outbox schema in public; run `bin/outbox migrate` ...", exit code 1).
+ * a database without it ("no outbox schema in public; run `ringbus-outbox migrate` ...", exit code 1).
  *
  * <p>Threading: runs the chosen command on the calling thread; {@code relay} blocks until stopped.
  */

@@ -31,7 +31,7 @@ import picocli.CommandLine;
  * the outbox (issue 28): there is no default database (a command run without {@code --jdbc-url}
  * or {@code RINGBUS_OUTBOX_JDBC_URL} fails in one line and writes nothing where it runs), and
  * every command that reads the outbox answers a database without its schema with
- * "no outbox schema in ...; run `bin/outbox migrate`", creating nothing. Against the machine's
+ * "no outbox schema in ...; run `ringbus-outbox migrate` ...", creating nothing. Against the machine's
  * PostgreSQL, a fresh schema per test; the first two tests run the command line as a process of
  * its own, in an empty directory, with an environment the test controls.
  */
@@ -96,7 +96,8 @@ class OutboxMainDatabaseTest {
 
         assertThat(code).as(err.toString()).isEqualTo(1);
         assertThat(err.toString().strip()).startsWith("ringbus-outbox: no outbox schema in " + schema
-                + "; run `bin/outbox migrate` with the same options (looked for table " + schema
+                + "; run `ringbus-outbox migrate` with the same options (bin/outbox migrate in a checkout;"
+                + " looked for table " + schema
                 + ".ringbus_outbox_schema at " + TestDatabases.PG_URL + ")");
         assertThat(err.toString().strip().lines()).hasSize(1);
         assertThat(out.toString()).isEmpty();

@@ -234,7 +234,7 @@ class OutboxMainTest {
         db = database;
         Run before = cli("status");
         assertThat(before.exitCode()).isEqualTo(1);
-        assertThat(before.err()).contains("no outbox schema in " + schema + "; run `bin/outbox migrate`")
+        assertThat(before.err()).contains("no outbox schema in " + schema + "; run `ringbus-outbox migrate`")
                 .doesNotContain("\tat ");
 
         Run first = cli("migrate");

@@ -72,7 +72,8 @@ public final class RingbusServerMain implements Callable<Integer> {
         // options are fields that picocli sets
     }
 
-    @Option(names = {"-c", "--config"}, description = "configuration file (see docs/server.md)")
+    @Option(names = {"-c", "--config"}, description = "configuration file: key = value lines, every key in "
+            + "docs/configuration.md (the distribution's conf/ringbus.properties has them all, commented out)")
     private Path config;
 
     @Option(names = {"-m", "--http-port", "--http_port"},
@@ -116,23 +117,24 @@ public final class RingbusServerMain implements Callable<Integer> {
 
     @Option(names = {"--storage-jetstream"}, paramLabel = "URLS",
             description = "store durable subjects in this JetStream (NATS URLs, comma-separated) instead of the "
-                    + "local log (needs ringbus-federation, as in bin/run's jar)")
+                    + "local log (needs ringbus-federation, in the distribution's and bin/run's jar)")
     private String storageJetStream;
 
     @Option(names = {"--federation"}, paramLabel = "URLS",
             description = "NATS servers (comma-separated) this node shares its PUBLIC and FEDERATED subjects "
-                    + "through with other ringbus nodes (needs ringbus-federation, as in bin/run's jar; see "
-                    + "docs/federation.md)")
+                    + "through with other ringbus nodes (needs ringbus-federation, in the distribution's and bin/run's "
+                    + "jar; see docs/federation.md)")
     private String federationServers;
 
     @Option(names = {"--no-jetstream"}, description = "no JetStream API (jetstream.enabled=false); it is on when "
-            + "ringbus-jetstream is on the class path, as with bin/run (see docs/jetstream.md)")
+            + "ringbus-jetstream is on the class path, as in the distribution and bin/run (see docs/jetstream.md)")
     private boolean noJetStream;
 
     @Option(names = {"--durable"}, paramLabel = "PATTERN[=SPEC]",
             description = "a durable subject pattern, stored before PING is answered and acknowledged with "
                     + "JetStream's PubAck; SPEC: [SCOPE] [name=..] [max_age=..] [max_bytes=..] [max_messages=..] "
-                    + "[duplicate_window_bytes=..] (see docs/storage.md); repeatable")
+                    + "[max_messages_per_subject=..] [duplicate_window=..] [duplicate_window_bytes=..] (see "
+                    + "docs/configuration.md); repeatable")
     private List<String> durable;
 
     @Option(names = {"--authenticator-timeout", "--authenticator_timeout"}, paramLabel = "DURATION",
@@ -211,20 +213,20 @@ public final class RingbusServerMain implements Callable<Integer> {
                 storageSettings.jetStream(storageJetStream, "--storage-jetstream");
             }
             if (given("--fsync")) {
-                storageSettings.policy(fsync);
+                option("--fsync", fsync, () -> storageSettings.policy(fsync));
             }
             if (given("--fsync-interval")) {
-                storageSettings.interval(fsyncInterval);
+                option("--fsync-interval", fsyncInterval, () -> storageSettings.interval(fsyncInterval));
             }
             if (maxStore != null) {
-                storageSettings.maxBytes(maxStore);
+                option("--max-store", maxStore, () -> storageSettings.maxBytes(maxStore));
             }
             if (maxMemoryStore != null) {
-                storageSettings.maxMemory(maxMemoryStore);
+                option("--max-memory-store", maxMemoryStore, () -> storageSettings.maxMemory(maxMemoryStore));
             }
             if (durable != null) {
                 for (String pattern : durable) {
-                    storageSettings.durable(pattern);
+                    option("--durable", pattern, () -> storageSettings.durable(pattern));
                 }
             }
             if (given("--port")) {
@@ -282,8 +284,14 @@ public final class RingbusServerMain implements Callable<Integer> {
         PrometheusMeterRegistry registry = MonitorSources.jvmMeterRegistry();
         // The store is opened only for durable subjects or an extension that keeps streams (JetStream):
         // without them, nothing is written (no data/ directory).
-        boolean extensionStore = settings.extensions().stream()
-                .anyMatch(extension -> extension.needsStorage(settings.extensionSettings(extension.name())));
+        boolean extensionStore;
+        try {
+            extensionStore = settings.extensions().stream()
+                    .anyMatch(extension -> extension.needsStorage(settings.extensionSettings(extension.name())));
+        } catch (IllegalArgumentException e) {
+            System.err.println("ringbus-server: " + e.getMessage()); // an extension's settings (jetstream.*)
+            return 2;
+        }
         Storage storage = null;
         if (!storageSettings.durables().isEmpty() || extensionStore) {
             try {
@@ -387,6 +395,18 @@ public final class RingbusServerMain implements Callable<Integer> {
         } catch (IOException e) {
             throw new IllegalArgumentException("--config " + config + ": cannot read it (" + config.toAbsolutePath()
                     + "): " + e, e);
+        }
+    }
+
+    /**
+     * Applies one option's value; a bad value stops the start naming the option and the value, as a
+     * bad line of the configuration file names its key ({@code --max-store 10q: not a size ...}).
+     */
+    private static void option(String name, String value, Runnable apply) {
+        try {
+            apply.run();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + " " + value + ": " + e.getMessage(), e);
         }
     }
 

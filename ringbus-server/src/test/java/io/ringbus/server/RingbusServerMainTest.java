@@ -35,6 +35,12 @@ class RingbusServerMainTest {
         assertThat(cli.getUsageMessage()).contains("--port").contains("--host").contains("--config")
                 .contains("-m, --http-port").contains("--http-host").contains("--no-monitor");
         assertThat(cli.execute("--version")).isZero();
+        // --durable's SPEC lists every word a durable subject's spec takes, and the help names the reference
+        String text = cli.getUsageMessage().replaceAll("\\s+", " ");
+        assertThat(text).contains("docs/configuration.md").doesNotContain("docs/server.md");
+        for (var word : StorageSettings.SPEC_WORDS) {
+            assertThat(text).as("--durable's SPEC in --help").contains("[" + word.name() + "=..]");
+        }
     }
 
     @Test
@@ -94,6 +100,21 @@ class RingbusServerMainTest {
         } finally {
             java.nio.file.Files.deleteIfExists(file);
         }
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+        "--max-store | 10q | not a size",
+        "--max-memory-store | lots | not a size",
+        "--fsync | sometimes | not an fsync policy",
+        "--fsync-interval | 30 | not a duration",
+        "--durable | orders.>=PUBLC | not a scope",
+    })
+    void aBadStorageOptionStopsTheStartNamingTheOptionAndTheValue(String option, String value, String why) {
+        String err = captureStderr(() -> assertThat(new CommandLine(new RingbusServerMain())
+                .execute(option, value, "--port", "0", "--no-monitor")).isEqualTo(2));
+        assertThat(err.strip()).startsWith("ringbus-server: " + option + " " + value + ": ").contains(why);
+        assertThat(err.strip().lines()).hasSize(1);
     }
 
     @Test

@@ -163,18 +163,43 @@ public final class ConfigFile {
         }
         int dot = key.indexOf('.');
         if (dot <= 0 || !targets.server().extensionNames().contains(key.substring(0, dot))) {
-            throw new IllegalArgumentException("unknown key (see docs/configuration.md) in " + path
-                    + similar(key));
+            throw new IllegalArgumentException("unknown key (see docs/configuration.md)" + similar(key));
         }
         targets.server().extensionSetting(key, value); // an extension's own key (jetstream.*): it checks it
     }
 
-    /** @return the keys that share the unknown one's first part, as a hint, or nothing */
+    /**
+     * @return the keys that share the unknown one's first part, else the one key a typo or two away
+     *         ({@code prot}: port), as a hint, or nothing
+     */
     private static String similar(String key) {
         int dot = key.indexOf('.');
         String first = dot > 0 ? key.substring(0, dot + 1) : key;
         List<String> names = ENTRIES.stream().map(e -> e.row().key().name()).filter(n -> n.startsWith(first)).toList();
-        return names.isEmpty() ? "" : "; keys starting " + first + ": " + String.join(", ", names);
+        if (!names.isEmpty()) {
+            return "; keys starting " + first + ": " + String.join(", ", names);
+        }
+        return ENTRIES.stream().map(e -> e.row().key().name()).filter(n -> !n.contains("<"))
+                .filter(n -> editDistance(n, key) <= 2).findFirst().map(n -> "; did you mean " + n + "?").orElse("");
+    }
+
+    /** @return the Levenshtein distance of two short strings */
+    private static int editDistance(String a, String b) {
+        int[] row = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            row[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            int diagonal = row[0];
+            row[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int above = row[j];
+                row[j] = Math.min(Math.min(row[j] + 1, row[j - 1] + 1),
+                        diagonal + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
+                diagonal = above;
+            }
+        }
+        return row[b.length()];
     }
 
     private static List<Entry> entries() {

@@ -221,7 +221,8 @@ final class ServerConfigKeys {
     private void storage() {
         section = "Storage (durable subjects, JetStream streams)";
         add("storage.dir", PATH, StorageSettings.DEFAULT_DIR.toString(), "Where streams are stored, under the "
-                + "working directory unless absolute; opened only when a stream needs it.",
+                + "working directory unless absolute; opened (and locked: one server per directory) at start "
+                + "when JetStream's API is on, the default, or a subject is durable.",
                 (t, p, v) -> t.storage().dir(Path.of(v)));
         add("storage.fsync", "always | interval | os", "always", "When stored messages are forced to the disk "
                 + "before they are acknowledged (docs/storage.md).", (t, p, v) -> t.storage().policy(v));

@@ -58,6 +58,17 @@ class ConfigFileTest {
     }
 
     @Test
+    void anUnknownKeyATypoAwayFromOneNamesIt() throws Exception {
+        Path file = dir.resolve("typo.properties");
+        Files.writeString(file, "prot = 4333\n");
+        assertThatThrownBy(() -> ConfigFile.apply(file, ServerConfig.builder(), Broker.builder(), new StorageSettings()))
+                .hasMessage(file + ": prot=4333: unknown key (see docs/configuration.md); did you mean port?");
+        Files.writeString(file, "colour = blue\n");
+        assertThatThrownBy(() -> ConfigFile.apply(file, ServerConfig.builder(), Broker.builder(), new StorageSettings()))
+                .hasMessage(file + ": colour=blue: unknown key (see docs/configuration.md)");
+    }
+
+    @Test
     void readsEveryDocumentedKey() throws Exception {
         Path file = dir.resolve("ringbus.properties");
         Files.writeString(file, """

@@ -55,7 +55,7 @@ public final class DatabaseOptions {
      * @throws CommandFailure           when no URL is given (naming the option and the variable) or
      *                                  the database cannot be reached (naming the URL)
      * @throws IllegalStateException    when {@code migrate} is false and the schema is missing or not
-     *                                  current ("no outbox schema in ...; run `bin/outbox migrate`")
+     *                                  current ("no outbox schema in ...; run `ringbus-outbox migrate` ...")
      */
     public Outbox open(boolean migrate) {
         if (jdbcUrl == null || jdbcUrl.isBlank()) {
@@ -70,8 +70,10 @@ public final class DatabaseOptions {
         try {
             return builder.open();
         } catch (MissingSchemaException e) {
-            throw new CommandFailure("no outbox schema in " + e.schema() + "; run `bin/outbox migrate` with the same"
-                    + " options (looked for table " + e.versionTable() + " at " + safeUrl() + ")");
+            // the command's own name: bin/ringbus-outbox in the distribution, bin/outbox in a checkout
+            throw new CommandFailure("no outbox schema in " + e.schema() + "; run `ringbus-outbox migrate` with the"
+                    + " same options (bin/outbox migrate in a checkout; looked for table " + e.versionTable() + " at "
+                    + safeUrl() + ")");
         } catch (SQLException e) {
             throw new CommandFailure("cannot open the outbox " + where() + ": " + CommandFailure.describe(e), e);
         }
