@@ -178,7 +178,17 @@ public final class RingbusServerMain implements Callable<Integer> {
             System.setProperty("io.netty.leakDetection.level", "disabled");
         }
         FatalErrors.install();
-        System.exit(new CommandLine(new RingbusServerMain()).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * @return the command line: a bad option or value is one line naming it (exit 2), not the whole usage
+     */
+    static CommandLine commandLine() {
+        return new CommandLine(new RingbusServerMain()).setParameterExceptionHandler((e, args) -> {
+            e.getCommandLine().getErr().println("ringbus-server: " + e.getMessage() + " (see --help)");
+            return 2;
+        });
     }
 
     @Override
@@ -276,6 +286,14 @@ public final class RingbusServerMain implements Callable<Integer> {
             settings = serverConfig.build();
         } catch (IllegalArgumentException e) {
             System.err.println("ringbus-server: " + e.getMessage());
+            return 2;
+        }
+        long heap = Runtime.getRuntime().maxMemory();
+        if (settings.maxMemory() > heap) {
+            // A budget the heap cannot hold is no bound: the server would run out of memory first.
+            System.err.println("ringbus-server: max_memory " + ConfigFile.sizeText(settings.maxMemory())
+                    + " is more than the heap (" + heap / (1 << 20) + " MiB): lower max_memory, or give the JVM "
+                    + "more heap (RINGBUS_JAVA_OPTS=-Xmx...)");
             return 2;
         }
         // One heap budget (max_memory): the messages in the broker's ring take a quarter of it.

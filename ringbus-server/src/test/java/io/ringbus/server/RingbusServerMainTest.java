@@ -90,6 +90,29 @@ class RingbusServerMainTest {
     }
 
     @Test
+    void aBadOptionIsOneLineNotTheUsage() {
+        java.io.StringWriter err = new java.io.StringWriter();
+        CommandLine cli = RingbusServerMain.commandLine();
+        cli.setErr(new java.io.PrintWriter(err, true));
+        assertThat(cli.execute("--port", "fourtytwo")).isEqualTo(2);
+        assertThat(err.toString().strip()).startsWith("ringbus-server: ").contains("fourtytwo")
+                .contains("(see --help)").doesNotContain("\n").doesNotContain("Usage");
+        err.getBuffer().setLength(0);
+        assertThat(cli.execute("--prot", "4222")).isEqualTo(2);
+        assertThat(err.toString().strip()).contains("--prot").doesNotContain("Usage");
+    }
+
+    @Test
+    void aMemoryBudgetLargerThanTheHeapIsRefused(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("big.properties");
+        long tooMuch = Runtime.getRuntime().maxMemory() * 2;
+        java.nio.file.Files.writeString(file, "max_memory=" + tooMuch + "\n");
+        String err = captureStderr(() -> assertThat(new CommandLine(new RingbusServerMain())
+                .execute("--config", file.toString(), "--port", "0", "--no-monitor")).isEqualTo(2));
+        assertThat(err).contains("max_memory").contains("is more than the heap").contains("-Xmx");
+    }
+
+    @Test
     void aBadConfigFileStopsTheStartNamingTheProblem() throws Exception {
         java.nio.file.Path file = java.nio.file.Files.createTempFile("ringbus", ".properties");
         try {

@@ -91,7 +91,7 @@ final class ServerConfigKeys {
                 + "cut off (nats-server's max_pending); at most a quarter of max_memory applies.",
                 (t, p, v) -> t.server().maxPending(size(v)));
         computed("max_memory", SIZE, "a quarter of the heap (-Xmx)", "512m", "Heap for messages in transit, the one budget that "
-                + "output queues and the broker's ring share.", (t, p, v) -> t.server().maxMemory(size(v)));
+                + "output queues and the broker's ring share; more than the heap is refused.", (t, p, v) -> t.server().maxMemory(size(v)));
         computed("max_input_buffer", SIZE, "an eighth of max_memory", "64m", "Incomplete input of all connections together; a "
                 + "connection past its share is paused, not read.", (t, p, v) -> t.server().maxInputBuffer(size(v)));
         add("max_connections", INTEGER, String.valueOf(DEFAULTS.maxConnections()), "Client connections at once; "
