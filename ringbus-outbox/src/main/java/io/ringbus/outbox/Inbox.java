@@ -60,10 +60,10 @@ public final class Inbox {
     /**
      * Applies a message once, in a transaction of its own on {@code connection}: records the event
      * id, runs the handler, commits. A duplicate or a refusal runs no handler; a refusal commits
-     * its dead-letter row (when the inbox records refusals), a duplicate commits nothing.
+     * its dead-letter row (when the inbox records refusals), a duplicate writes nothing.
      *
-     * <p>The connection is the caller's (not closed); it must not hold uncommitted work that is
-     * not meant to commit with the message. Its auto-commit mode is restored afterwards. Every
+     * <p>The connection is the caller's (not closed); uncommitted work on it from before the call
+     * commits or rolls back with the message's transaction. Its auto-commit mode is restored afterwards. Every
      * {@code purgeEvery}-th call then purges expired ids on it, in transactions of their own; a
      * purge that fails is logged and does not change the result.
      *
@@ -86,11 +86,9 @@ public final class Inbox {
         InboxResult result;
         try {
             result = processInTransaction(connection, message, handler);
-            if (result.outcome() == InboxOutcome.DUPLICATE) {
-                connection.rollback();
-            } else {
-                connection.commit();
-            }
+            // A duplicate wrote nothing; committing (not rolling back) leaves whatever the caller
+            // ran before on this connection as every other outcome does.
+            connection.commit();
         } catch (SQLException | RuntimeException | Error e) {
             rollback(connection, e);
             throw e;

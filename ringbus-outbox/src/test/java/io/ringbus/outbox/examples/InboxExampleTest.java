@@ -141,8 +141,9 @@ class InboxExampleTest {
 
                 // A consumer that commits and then dies before acknowledging: nak stands in for the
                 // lost ack, and JetStream delivers all of them again.
+                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
                 java.util.Set<Long> seen = new java.util.HashSet<>();
-                while (seen.size() < 6) {
+                while (seen.size() < 6 && System.nanoTime() < deadline) {
                     for (Message msg : subscription.fetch(6, Duration.ofSeconds(1))) {
                         try (Connection c = dataSource.getConnection()) {
                             inbox.process(c, InboxMessage.of(msg),
@@ -153,7 +154,7 @@ class InboxExampleTest {
                     }
                 }
                 List<InboxOutcome> outcomes = new ArrayList<>();
-                while (outcomes.size() < 6) {
+                while (outcomes.size() < 6 && System.nanoTime() < deadline) {
                     // --8<-- [start:jetstream]
                     for (Message msg : subscription.fetch(100, Duration.ofSeconds(1))) {
                         try (Connection c = dataSource.getConnection()) {
