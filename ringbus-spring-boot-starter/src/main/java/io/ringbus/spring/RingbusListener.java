@@ -61,4 +61,19 @@ public @interface RingbusListener {
      *         the broker's limit for the mode
      */
     String maxExecuteTime() default "";
+
+    /**
+     * Applies each message once through an inbox table (ringbus-outbox's {@code Inbox}, with
+     * spring-jdbc, the application's {@code DataSource} and a {@code PlatformTransactionManager}):
+     * the method runs in a transaction that also records the message's event id
+     * ({@code Ringbus-Event-Id}), so whatever it writes through that data source (a
+     * {@code JdbcTemplate}) commits once per event; a redelivered event does not call it, nor does a
+     * message without an event id (recorded in {@code <table>_dead} with the reason). The method's
+     * exception rolls back its writes and the id, and goes to the error handler.
+     *
+     * @return the inbox table, {@code table} or {@code schema.table} (created at start if missing);
+     *         empty for none (the default). One table per listener: two listeners sharing one would
+     *         see each other's ids as duplicates
+     */
+    String inbox() default "";
 }

@@ -78,14 +78,28 @@ public final class MethodMessageHandler implements MessageHandler {
     @Override
     public void onMessage(Message message) {
         try {
-            Object result = method.invoke(bean, arguments(message));
-            if (replies && result != null && message.replyTo() != null) {
-                replyClient.publish(message.replyTo(), converter.toReply(result, message.payload() instanceof byte[]));
-            }
-        } catch (InvocationTargetException e) {
-            failed(e.getCause() == null ? e : e.getCause(), message);
-        } catch (Exception e) {
+            invoke(message);
+        } catch (Throwable e) {
             failed(e, message);
+        }
+    }
+
+    /**
+     * Calls the method and publishes its reply, throwing what it throws (unwrapped): for a caller
+     * that must see the failure (a transaction to roll back) before {@link #failed} reports it.
+     *
+     * @param message the message
+     * @throws Throwable the method's exception, or a conversion's
+     */
+    public void invoke(Message message) throws Throwable {
+        Object result;
+        try {
+            result = method.invoke(bean, arguments(message));
+        } catch (InvocationTargetException e) {
+            throw e.getCause() == null ? e : e.getCause();
+        }
+        if (replies && result != null && message.replyTo() != null) {
+            replyClient.publish(message.replyTo(), converter.toReply(result, message.payload() instanceof byte[]));
         }
     }
 
@@ -101,7 +115,13 @@ public final class MethodMessageHandler implements MessageHandler {
         return args;
     }
 
-    private void failed(Throwable error, Message message) {
+    /**
+     * Hands a failure to the error handler (never throws but {@link VirtualMachineError}).
+     *
+     * @param error   what the method or its conversion threw
+     * @param message the message
+     */
+    public void failed(Throwable error, Message message) {
         if (error instanceof VirtualMachineError fatal) {
             throw fatal;
         }

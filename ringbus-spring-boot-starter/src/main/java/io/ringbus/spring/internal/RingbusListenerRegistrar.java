@@ -2,6 +2,7 @@ package io.ringbus.spring.internal;
 
 import io.ringbus.core.Broker;
 import io.ringbus.core.Durations;
+import io.ringbus.core.MessageHandler;
 import io.ringbus.core.SubscribeOptions;
 import io.ringbus.core.Subscription;
 import io.ringbus.spring.RingbusListener;
@@ -15,12 +16,15 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.context.EmbeddedValueResolverAware;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.StringValueResolver;
 
 /**
@@ -32,7 +36,8 @@ import org.springframework.util.StringValueResolver;
  * <p>The broker, the error handler and the converter are looked up at start, not when this
  * post-processor is created, so none of them is created early.
  */
-public final class RingbusListenerRegistrar implements BeanPostProcessor, SmartLifecycle, EmbeddedValueResolverAware {
+public final class RingbusListenerRegistrar implements BeanPostProcessor, SmartLifecycle, EmbeddedValueResolverAware,
+        BeanFactoryAware {
 
     private static final Logger LOG = LoggerFactory.getLogger(RingbusListenerRegistrar.class);
 
@@ -48,6 +53,7 @@ public final class RingbusListenerRegistrar implements BeanPostProcessor, SmartL
     private final List<Endpoint> endpoints = new ArrayList<>();
     private final List<Subscription> subscriptions = new ArrayList<>();
     private StringValueResolver resolver;
+    private BeanFactory beanFactory;
     private volatile boolean running;
 
     /**
@@ -67,6 +73,11 @@ public final class RingbusListenerRegistrar implements BeanPostProcessor, SmartL
     @Override
     public void setEmbeddedValueResolver(StringValueResolver resolver) {
         this.resolver = resolver;
+    }
+
+    @Override
+    public void setBeanFactory(BeanFactory beanFactory) {
+        this.beanFactory = beanFactory;
     }
 
     @Override
@@ -107,7 +118,9 @@ public final class RingbusListenerRegistrar implements BeanPostProcessor, SmartL
                 String pattern = resolve(endpoint.annotation().subject());
                 MethodMessageHandler handler = new MethodMessageHandler(endpoint.bean(), endpoint.method(), pattern,
                         target, payloads, errors);
-                subscriptions.add(target.subscribe(pattern, handler, options(endpoint.annotation())));
+                MessageHandler subscribed = endpoint.annotation().inbox().isEmpty() ? handler
+                        : inboxHandler(resolve(endpoint.annotation().inbox()), handler);
+                subscriptions.add(target.subscribe(pattern, subscribed, options(endpoint.annotation())));
                 LOG.debug("@RingbusListener {} subscribed to '{}'", endpoint.method(), pattern);
             }
             running = true;
@@ -152,6 +165,20 @@ public final class RingbusListenerRegistrar implements BeanPostProcessor, SmartL
         } finally {
             lock.unlock();
         }
+    }
+
+    private MessageHandler inboxHandler(String inbox, MethodMessageHandler handler) {
+        ClassLoader loader = getClass().getClassLoader();
+        if (!ClassUtils.isPresent("io.ringbus.outbox.Inbox", loader)
+                || !ClassUtils.isPresent("org.springframework.jdbc.datasource.DataSourceUtils", loader)) {
+            throw new IllegalStateException("@RingbusListener(inbox = \"" + inbox + "\") on " + handler.method()
+                    + " needs ringbus-outbox and spring-jdbc on the classpath");
+        }
+        if (beanFactory == null) {
+            throw new IllegalStateException("@RingbusListener(inbox = \"" + inbox + "\") on " + handler.method()
+                    + " needs the application context's DataSource and PlatformTransactionManager beans");
+        }
+        return InboxMessageHandler.create(beanFactory, inbox, handler);
     }
 
     private String resolve(String subject) {
