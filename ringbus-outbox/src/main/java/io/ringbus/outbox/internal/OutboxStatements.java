@@ -12,6 +12,7 @@ import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -161,8 +162,21 @@ public final class OutboxStatements {
      */
     public List<ClaimedRow> claimLeased(Connection c, String member, int[] buckets, int[] limits, String eventIdPrefix)
             throws SQLException {
+        return claimLeased(c, member, buckets, limits, eventIdPrefix, false);
+    }
+
+    /**
+     * PostgreSQL: {@link #claimLeased(Connection, String, int[], int[], String)}, and with
+     * {@code delete} the rows are deleted by the same statement: the caller commits after
+     * delivering them, or rolls back to make them pending again.
+     *
+     * @param delete delete the claimed rows in the claim's statement
+     * @return the rows in id order
+     */
+    public List<ClaimedRow> claimLeased(Connection c, String member, int[] buckets, int[] limits, String eventIdPrefix,
+                                        boolean delete) throws SQLException {
         List<ClaimedRow> rows = new ArrayList<>();
-        try (PreparedStatement select = c.prepareStatement(sql.claimLeased)) {
+        try (PreparedStatement select = c.prepareStatement(delete ? sql.claimAndDelete : sql.claimLeased)) {
             Array bucketArray = c.createArrayOf("smallint", boxShorts(buckets));
             Array limitArray = c.createArrayOf("integer", boxInts(limits));
             select.setArray(1, bucketArray);
@@ -179,6 +193,10 @@ public final class OutboxStatements {
             }
             bucketArray.free();
             limitArray.free();
+        }
+        if (delete) {
+            // RETURNING comes in the plan's order; a key's rows must go out in id order.
+            rows.sort(Comparator.comparingLong(row -> row.event().id()));
         }
         return rows;
     }

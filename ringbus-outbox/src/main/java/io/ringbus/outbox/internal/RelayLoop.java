@@ -289,7 +289,7 @@ public final class RelayLoop implements Runnable, RelayWorker {
             }
         }
         List<ClaimedRow> rows = statements.claimLeased(connection, member, claimBuckets, limits,
-                settings.eventIdPrefix());
+                settings.eventIdPrefix(), claimDeletes());
         for (int bucket : claimBuckets) {
             lastCounts[bucket] = 0;
         }
@@ -358,7 +358,24 @@ public final class RelayLoop implements Runnable, RelayWorker {
         });
     }
 
+    /** @return whether the claim deletes its rows (PostgreSQL, delivered rows deleted): settled by the commit */
+    private boolean claimDeletes() {
+        return statements.leased() && settings.deleteDelivered();
+    }
+
     private void settle(Connection connection, List<ClaimedRow> rows, Outcome[] outcomes) throws SQLException {
+        if (claimDeletes()) {
+            if (allDelivered(outcomes)) {
+                // The claim deleted the rows; committing now that they are delivered settles them.
+                connection.commit();
+                counters.delivered.add(rows.size());
+                lastSettled = rows.size();
+                return;
+            }
+            // Some failed or were held back behind a failed row of their key: undo the claim's
+            // deletion (every row pending again, as it was), then settle by id as when marking.
+            connection.rollback();
+        }
         long[] deliveredIds = new long[rows.size()];
         int deliveredCount = 0;
         List<OutboxStatements.Failure> failures = new ArrayList<>();
@@ -393,6 +410,15 @@ public final class RelayLoop implements Runnable, RelayWorker {
         counters.retried.add(retries);
         counters.deadLettered.add(deaths);
         lastSettled = deliveredCount + failures.size();
+    }
+
+    private static boolean allDelivered(Outcome[] outcomes) {
+        for (Outcome outcome : outcomes) {
+            if (outcome != Outcome.DELIVERED) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void housekeeping(Connection connection) throws SQLException {
