@@ -67,6 +67,32 @@ class PostgresOutboxTest extends OutboxContractTest {
                 && relay.stats().retried() == 1);
     }
 
+    /**
+     * Appends wake an idle relay, but not one that found rows lately and looks again at its busy
+     * pace anyway: under a steady stream of small commits the rows gather into batches, about one
+     * per busy interval, instead of one claim and one commit per append or two.
+     */
+    @Test
+    void appendsDoNotCutTheBusyPaceShortSoBatchesGrowWithTheLoad() throws Exception {
+        RecordingSink sink = new RecordingSink();
+        Relay relay = outbox.relay().sink(sink).parallelBatches(1).pollInterval(Duration.ofMillis(200))
+                .busyPollInterval(Duration.ofMillis(20)).start();
+        relays.add(relay);
+        long start = System.nanoTime();
+        int appended = 0;
+        while (System.nanoTime() - start < Duration.ofSeconds(1).toNanos()) {
+            outbox.publish("steady.stream", "k" + (appended % 10), bytes("e" + appended), Headers.EMPTY);
+            appended++;
+        }
+        long elapsedMillis = Duration.ofNanos(System.nanoTime() - start).toMillis();
+        int total = appended;
+        Await.until("all delivered", () -> sink.received.size() == total);
+        assertThat(total).as("enough appends to tell one claim per append from one per interval").isGreaterThan(200);
+        // One batch per 20 ms while appending, plus a few for the wake-up and the tail.
+        assertThat(relay.stats().batches()).as("%d rows appended in %d ms", total, elapsedMillis)
+                .isLessThanOrEqualTo(elapsedMillis / 20 + 10);
+    }
+
     @Test
     void notifyWakesAnIdleRelayLongBeforeItsPollInterval() throws Exception {
         RecordingSink sink = new RecordingSink();

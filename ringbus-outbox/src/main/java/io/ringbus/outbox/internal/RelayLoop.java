@@ -57,6 +57,16 @@ public final class RelayLoop implements Runnable, RelayWorker {
     private long nextCountNanos;
     private long nextSweepNanos;
     private int lastSettled;
+    /** Whether this loop counts the rows and sweeps (the relay's first loop): the others only claim. */
+    private final boolean housekeeper;
+    /**
+     * Whether the loop waits at the busy pace: it found rows lately and looks again within
+     * {@code busyPollMillis} anyway, so appends do not cut that wait short (each cut would be one
+     * more claim and commit of a few rows; letting rows gather makes batches grow with the load).
+     */
+    private volatile boolean pacing;
+    /** Set by {@link #drain}: whether its wait is at the busy pace rather than idle. */
+    private boolean pacedWait;
     /** PostgreSQL: this loop's name among the members that lease buckets; unique per start. */
     private final String member;
     /** PostgreSQL: the buckets held at the last lease round, ascending. */
@@ -81,6 +91,7 @@ public final class RelayLoop implements Runnable, RelayWorker {
         this.settings = settings;
         this.routes = new Routes(settings.routes(), routeChannels);
         String suffix = settings.parallelBatches() > 1 ? "-" + index : "";
+        this.housekeeper = index == 0;
         this.member = settings.name() + suffix + "@" + ProcessHandle.current().pid() + "-"
                 + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
         this.thread = Thread.ofPlatform().name("ringbus-outbox-" + settings.name() + suffix).daemon(true).unstarted(this);
@@ -101,7 +112,9 @@ public final class RelayLoop implements Runnable, RelayWorker {
      */
     public void appended() {
         lastRowsNanos = System.nanoTime();
-        wakeUp();
+        if (!pacing) {
+            wakeUp();
+        }
     }
 
     @Override
@@ -117,6 +130,8 @@ public final class RelayLoop implements Runnable, RelayWorker {
         boolean failing = false;
         while (!closed) {
             long waitMillis;
+            boolean paced = false;
+            boolean idle = false;
             // The connection is held while there is work and returned to the pool before waiting.
             try (Connection connection = dataSource.getConnection()) {
                 connection.setAutoCommit(false);
@@ -125,6 +140,8 @@ public final class RelayLoop implements Runnable, RelayWorker {
                     failing = false;
                 }
                 waitMillis = drain(connection);
+                paced = pacedWait;
+                idle = !paced;
                 backoff = RECONNECT_MILLIS.initial();
             } catch (SQLException e) {
                 counters.databaseErrors.increment();
@@ -141,7 +158,7 @@ public final class RelayLoop implements Runnable, RelayWorker {
                 backoff = RECONNECT_MILLIS.next(backoff);
             }
             if (!closed) {
-                waitForWork(waitMillis);
+                waitForWork(waitMillis, paced, idle);
             }
         }
         leave();
@@ -205,11 +222,17 @@ public final class RelayLoop implements Runnable, RelayWorker {
         while (!closed) {
             leaseIfDue(connection);
             int claimed = batch(connection);
-            housekeeping(connection);
+            // Not between the full batches of a backlog (unless a whole interval late): the count
+            // and the sweep read the table and would hold the claims back.
+            if (housekeeper && (claimed < settings.batchSize() || overdue())) {
+                housekeeping(connection);
+            }
             if (claimed == 0) {
                 // Shortly after rows came, keep polling: more are likely, and NOTIFY may be off.
-                return busy() ? Math.min(settings.pollMillis(), settings.busyPollMillis()) : settings.pollMillis();
+                pacedWait = busy();
+                return pacedWait ? Math.min(settings.pollMillis(), settings.busyPollMillis()) : settings.pollMillis();
             }
+            pacedWait = true;
             lastRowsNanos = System.nanoTime();
             if (lastSettled == 0) {
                 // Everything claimed waits behind rows another relay holds: give it time.
@@ -421,6 +444,11 @@ public final class RelayLoop implements Runnable, RelayWorker {
         return true;
     }
 
+    /** @return whether the count is due for longer than its own interval */
+    private boolean overdue() {
+        return System.nanoTime() - nextCountNanos > TimeUnit.MILLISECONDS.toNanos(settings.countMillis());
+    }
+
     private void housekeeping(Connection connection) throws SQLException {
         long now = System.nanoTime();
         if (now - nextCountNanos >= 0) {
@@ -439,10 +467,32 @@ public final class RelayLoop implements Runnable, RelayWorker {
         }
     }
 
-    private void waitForWork(long millis) {
+    /**
+     * @param millis how long to wait
+     * @param paced  a wait at the busy pace, which only {@link #stop()} ends early; otherwise a
+     *               wake-up (an append, NOTIFY) does too
+     * @param idle   the wait of a loop that found nothing lately (not a wait after a failure)
+     */
+    private void waitForWork(long millis, boolean paced, boolean idle) {
+        pacing = paced;
+        if (idle && busy() && millis > settings.busyPollMillis()) {
+            // An append came after drain() chose to idle, while appends did not wake the loop.
+            millis = settings.busyPollMillis();
+        }
         try {
-            if (wakeups.tryAcquire(millis, TimeUnit.MILLISECONDS)) {
-                wakeups.drainPermits();
+            if (!paced) {
+                if (wakeups.tryAcquire(millis, TimeUnit.MILLISECONDS)) {
+                    wakeups.drainPermits();
+                }
+                return;
+            }
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+            long left = deadline - System.nanoTime();
+            while (left > 0 && !closed) {
+                if (wakeups.tryAcquire(left, TimeUnit.NANOSECONDS)) {
+                    wakeups.drainPermits();
+                }
+                left = deadline - System.nanoTime();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
