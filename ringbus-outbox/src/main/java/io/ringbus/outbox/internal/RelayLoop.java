@@ -71,11 +71,10 @@ public final class RelayLoop implements Runnable, RelayWorker {
     private final String member;
     /** PostgreSQL: the buckets held at the last lease round, ascending. */
     private int[] held = new int[0];
-    /** PostgreSQL: rows each bucket gave at its last claim, which weights its share of the next. */
-    private final int[] lastCounts = new int[OutboxSql.BUCKETS];
+    /** PostgreSQL: how the batch is split among the held buckets. */
+    private final BucketShares shares = new BucketShares();
     private long nextLeaseNanos;
     private long nextBalanceCheckNanos;
-    private int rotation;
 
     /**
      * @param dataSource    where the outbox lives
@@ -280,45 +279,10 @@ public final class RelayLoop implements Runnable, RelayWorker {
         if (buckets.length == 0) {
             return List.of();
         }
-        // Shares in proportion to last time's rows (plus one, so an idle bucket still gets looked
-        // at), rounded down; what rounding leaves goes one row each to buckets in turn, starting
-        // one further each batch, so the total never exceeds the batch size and none starves.
-        long weights = 0;
-        for (int bucket : buckets) {
-            weights += lastCounts[bucket] + 1L;
-        }
-        int batchSize = settings.batchSize();
-        int[] shares = new int[buckets.length];
-        int left = batchSize;
-        for (int i = 0; i < buckets.length; i++) {
-            shares[i] = (int) (batchSize * (lastCounts[buckets[i]] + 1L) / weights);
-            left -= shares[i];
-        }
-        int start = rotation++ % buckets.length;
-        for (int i = 0; left > 0 && i < buckets.length; i++) {
-            shares[(start + i) % buckets.length]++;
-            left--;
-        }
-        int used = 0;
-        for (int share : shares) {
-            used += share > 0 ? 1 : 0;
-        }
-        int[] claimBuckets = new int[used];
-        int[] limits = new int[used];
-        for (int i = 0, j = 0; i < buckets.length; i++) {
-            if (shares[i] > 0) {
-                claimBuckets[j] = buckets[i];
-                limits[j++] = shares[i];
-            }
-        }
-        List<ClaimedRow> rows = statements.claimLeased(connection, member, claimBuckets, limits,
+        int[][] split = shares.split(buckets, settings.batchSize());
+        List<ClaimedRow> rows = statements.claimLeased(connection, member, split[0], split[1],
                 settings.eventIdPrefix(), claimDeletes());
-        for (int bucket : claimBuckets) {
-            lastCounts[bucket] = 0;
-        }
-        for (ClaimedRow row : rows) {
-            lastCounts[row.bucket()]++;
-        }
+        shares.record(split[0], rows);
         return rows;
     }
 
@@ -339,12 +303,23 @@ public final class RelayLoop implements Runnable, RelayWorker {
             }
             int index = i;
             CompletableFuture<Boolean> tail = tails.get(key);
-            tails.put(key, tail == null ? deliverOne(row, i, outcomes, claimNanos)
-                    : tail.thenCompose(ok -> ok ? deliverOne(row, index, outcomes, claimNanos) : NOT_DELIVERED));
+            CompletableFuture<Boolean> next;
+            if (tail == null || tail.isDone()) {
+                // The key's previous row is settled (a synchronous sink completes it at once): no
+                // future to chain on; a failed one holds this row back as the chain would.
+                next = tail == null || tail.getNow(false) ? deliverOne(row, i, outcomes, claimNanos) : NOT_DELIVERED;
+            } else {
+                next = tail.thenCompose(ok -> ok ? deliverOne(row, index, outcomes, claimNanos) : NOT_DELIVERED);
+            }
+            tails.put(key, next);
         }
         chains.addAll(tails.values());
+        // A synchronous sink has completed every chain already: wait only for those still running.
+        chains.removeIf(chain -> chain.isDone() && !chain.isCompletedExceptionally());
         try {
-            CompletableFuture.allOf(chains.toArray(new CompletableFuture<?>[0])).get();
+            if (!chains.isEmpty()) {
+                CompletableFuture.allOf(chains.toArray(new CompletableFuture<?>[0])).get();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("relay " + settings.name() + " interrupted while delivering", e);
