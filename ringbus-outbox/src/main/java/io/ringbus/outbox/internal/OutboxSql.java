@@ -135,16 +135,16 @@ public final class OutboxSql {
             // Claim and settle in one statement when delivered rows are deleted: the same candidates
             // and fence, but the rows are deleted as they are claimed and come back by RETURNING;
             // the relay commits only after delivering them, so a failure (or a crash) rolls the
-            // deletion back and the rows are pending again. Only ids travel through the CTE, and
-            // the delete finds them by id = ANY(ARRAY(subquery)), whose length the planner cannot
-            // know: an index scan whether or not the table was ever analyzed (a parameter array of
-            // 1,000 ids on an unanalyzed table is planned as a sequential scan). RETURNING follows
-            // no order: the caller sorts by id.
-            claimAndDelete = "SET LOCAL jit = off; WITH r AS MATERIALIZED (SELECT r.id, r.bucket" + candidates
-                    + "e.id, e.bucket" + perBucket + fence + "DELETE FROM " + table + " e WHERE e.status = " + PENDING
-                    + " AND e.id = ANY(ARRAY("
-                    + "SELECT r.id FROM r WHERE r.bucket = ANY(ARRAY(SELECT bucket FROM b)))) RETURNING e.id, e.subject,"
-                    + " e.msg_key, e.payload, e.headers, e.attempts, e.created_at, " + now + ", e.bucket";
+            // deletion back and the rows are pending again. Only the rows' addresses travel through
+            // the CTE, and the delete goes straight to them (a TID scan: no second index probe per
+            // row, and no plan that depends on statistics). A row updated since the claim's
+            // snapshot has moved: the delete rechecks its newest version, whose address differs,
+            // and skips it. RETURNING follows no order: the caller sorts by id.
+            claimAndDelete = "SET LOCAL jit = off; WITH r AS MATERIALIZED (SELECT r.tid, r.bucket" + candidates
+                    + "e.ctid AS tid, e.bucket" + perBucket + fence + "DELETE FROM " + table + " e WHERE e.status = "
+                    + PENDING + " AND e.ctid = ANY(ARRAY(SELECT r.tid FROM r WHERE r.bucket = ANY(ARRAY(SELECT bucket"
+                    + " FROM b)))) RETURNING e.id, e.subject, e.msg_key, e.payload, e.headers, e.attempts, e.created_at, "
+                    + now + ", e.bucket";
             heartbeat = "INSERT INTO " + members + " (member, seen_at) VALUES (?, " + now + ") ON CONFLICT (member)"
                     + " DO UPDATE SET seen_at = EXCLUDED.seen_at";
             liveMembers = "SELECT count(*) FROM " + members + " WHERE seen_at > " + now + " - ?" + ms;
