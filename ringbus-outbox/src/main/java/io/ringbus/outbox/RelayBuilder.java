@@ -135,8 +135,10 @@ public final class RelayBuilder {
      * @param busyPollInterval how soon a relay looks again after a claim that found rows but not a
      *                         full batch (default 2 ms): while rows keep coming it polls at this
      *                         pace instead of waiting for NOTIFY, whose delivery lags behind a
-     *                         steady stream of commits; one claim that finds nothing returns it
-     *                         to {@link #pollInterval} and NOTIFY
+     *                         steady stream of commits, and appends in this JVM do not cut the
+     *                         wait short, so that rows gather into batches that grow with the load
+     *                         (one claim and commit per interval and loop at most); one claim that
+     *                         finds nothing returns it to {@link #pollInterval} and NOTIFY
      * @return this builder
      */
     public RelayBuilder busyPollInterval(Duration busyPollInterval) {

@@ -4,8 +4,12 @@ import io.ringbus.testkit.Await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ringbus.core.Headers;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /** The outbox contract on the machine's PostgreSQL, in a schema of its own, plus NOTIFY. */
@@ -20,6 +24,73 @@ class PostgresOutboxTest extends OutboxContractTest {
     @Override
     void dropDatabase() throws SQLException {
         TestDatabases.dropPgSchema(schema);
+    }
+
+    /**
+     * The default settle on PostgreSQL: the claim deletes its rows and the commit after delivery
+     * settles them. A batch with a failure is rolled back and settled row by row: the delivered rows
+     * deleted (not delivered again), the failed one retried then dead-lettered, and the rows of its
+     * key behind it held back until then.
+     */
+    @Test
+    void deletingClaimRetriesDeadLettersAndHoldsAKeyBehindItsFailedRow() throws Exception {
+        RecordingSink sink = new RecordingSink();
+        sink.answer(e -> new String(e.payload(), StandardCharsets.UTF_8).equals("poison")
+                ? CompletableFuture.failedFuture(new IllegalStateException("cannot handle"))
+                : CompletableFuture.completedFuture(null));
+        try (Connection c = outbox.dataSource().getConnection()) {
+            c.setAutoCommit(false);
+            outbox.append(c, "k.a", "A", bytes("poison"));
+            outbox.append(c, "k.a", "A", bytes("after poison"));
+            for (int i = 0; i < 30; i++) {
+                outbox.append(c, "k.b", "B" + (i % 3), bytes("b" + i));
+            }
+            outbox.append(c, "k.n", null, bytes("no key"));
+            c.commit();
+        }
+        Relay relay = start(outbox.relay().sink(sink).batchSize(100).parallelBatches(1)
+                .retryPolicy(new RetryPolicy(2, Duration.ofMillis(500), Duration.ofMillis(500), 0)));
+        Await.until("other keys delivered", () -> delivered(sink).size() == 31);
+        assertThat(delivered(sink)).doesNotContain("after poison");
+        assertThat(counts()).as("the delivered rows deleted, the failed one and its key's next pending")
+                .isEqualTo(new OutboxCounts(2, 0, 0));
+        Await.until("poison dead, next row of its key delivered", () -> delivered(sink).contains("after poison"));
+        Await.until("settled", () -> counts().equals(new OutboxCounts(0, 0, 1)));
+        List<String> forA = sink.received.stream().filter(e -> "A".equals(e.key()))
+                .map(e -> new String(e.payload(), StandardCharsets.UTF_8)).toList();
+        assertThat(forA).containsExactly("poison", "poison", "after poison");
+        assertThat(sink.received).as("a rolled-back batch's delivered rows are not delivered again").hasSize(34);
+        DeadLetter dead = outbox.deadLetters().list(0, 10).get(0);
+        assertThat(dead.event().attempts()).isEqualTo(2);
+        assertThat(dead.lastError()).contains("attempt 2").contains("cannot handle");
+        Await.until("relay counted", () -> relay.stats().delivered() == 32 && relay.stats().deadLettered() == 1
+                && relay.stats().retried() == 1);
+    }
+
+    /**
+     * Appends wake an idle relay, but not one that found rows lately and looks again at its busy
+     * pace anyway: under a steady stream of small commits the rows gather into batches, about one
+     * per busy interval, instead of one claim and one commit per append or two.
+     */
+    @Test
+    void appendsDoNotCutTheBusyPaceShortSoBatchesGrowWithTheLoad() throws Exception {
+        RecordingSink sink = new RecordingSink();
+        Relay relay = outbox.relay().sink(sink).parallelBatches(1).pollInterval(Duration.ofMillis(200))
+                .busyPollInterval(Duration.ofMillis(20)).start();
+        relays.add(relay);
+        long start = System.nanoTime();
+        int appended = 0;
+        while (System.nanoTime() - start < Duration.ofSeconds(1).toNanos()) {
+            outbox.publish("steady.stream", "k" + (appended % 10), bytes("e" + appended), Headers.EMPTY);
+            appended++;
+        }
+        long elapsedMillis = Duration.ofNanos(System.nanoTime() - start).toMillis();
+        int total = appended;
+        Await.until("all delivered", () -> sink.received.size() == total);
+        assertThat(total).as("enough appends to tell one claim per append from one per interval").isGreaterThan(200);
+        // One batch per 20 ms while appending, plus a few for the wake-up and the tail.
+        assertThat(relay.stats().batches()).as("%d rows appended in %d ms", total, elapsedMillis)
+                .isLessThanOrEqualTo(elapsedMillis / 20 + 10);
     }
 
     @Test

@@ -173,6 +173,53 @@ class RelayLeaseTest {
         }
     }
 
+    @Test
+    void theDeletingClaimSettlesByItsCommitAndARollbackGivesTheRowsBack() throws Exception {
+        OutboxStatements statements = new OutboxStatements(
+                new OutboxSql(Dialect.POSTGRESQL, db.schema() + ".ringbus_outbox", "unused"));
+        int[] buckets = IntStream.range(0, OutboxSql.BUCKETS).toArray();
+        int[] limits = IntStream.range(0, OutboxSql.BUCKETS).map(b -> 10).toArray();
+        try (Connection c = db.outbox().dataSource().getConnection(); Connection other = db.outbox().dataSource().getConnection()) {
+            c.setAutoCommit(false);
+            assertThat(statements.leaseRound(c, "a@test", 60_000, 1)).hasSize(OutboxSql.BUCKETS);
+            c.commit();
+            assertThat(statements.claimLeased(c, "a@test", buckets, limits, "t-", true)).isEmpty();
+            assertThat(transactionId(c)).as("an empty deleting poll took no lock and wrote nothing").isNull();
+            c.commit();
+
+            List<Long> ids = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                ids.add(db.outbox().publish("orders.created", "k" + (i % 7), bytes("e" + i), Headers.EMPTY));
+            }
+            List<ClaimedRow> rows = statements.claimLeased(c, "a@test", buckets, limits, "t-", true);
+            assertThat(rows).extracting(r -> r.event().id()).as("every row, in id order").containsExactlyElementsOf(ids);
+            assertThat(rows.get(0).event().payload()).isEqualTo(bytes("e0"));
+            assertThat(rows.get(0).event().key()).isEqualTo("k0");
+            int bucket = rows.get(0).bucket();
+            try (Statement s = other.createStatement()) {
+                s.execute("SET lock_timeout = '300ms'");
+                assertThatThrownBy(() -> s.executeUpdate("UPDATE " + db.schema() + ".ringbus_outbox_bucket SET owner = 'b@test'"
+                        + " WHERE bucket = " + bucket))
+                        .as("the bucket of rows in flight cannot be taken over").isInstanceOf(SQLException.class)
+                        .hasMessageContaining("lock timeout");
+            }
+            assertThat(pending()).as("claimed rows stay pending for others until the claim commits").isEqualTo(30);
+            c.rollback();
+            assertThat(pending()).as("a rolled-back claim gives every row back").isEqualTo(30);
+
+            assertThat(statements.claimLeased(c, "a@test", buckets, limits, "t-", true)).hasSize(30);
+            c.commit();
+            assertThat(TestDatabases.counts(db.outbox())).as("the claim's commit settled the rows: deleted")
+                    .isEqualTo(new OutboxCounts(0, 0, 0));
+
+            db.outbox().publish("orders.created", "k", bytes("x"), Headers.EMPTY);
+            assertThat(statements.claimLeased(c, "b@test", buckets, limits, "t-", true))
+                    .as("a loop claiming buckets it does not hold gets and deletes none of their rows").isEmpty();
+            c.commit();
+            assertThat(pending()).isEqualTo(1);
+        }
+    }
+
     private static Object transactionId(Connection c) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_current_xact_id_if_assigned()")) {
             rs.next();

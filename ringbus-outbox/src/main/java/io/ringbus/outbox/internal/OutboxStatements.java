@@ -11,7 +11,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -161,8 +163,21 @@ public final class OutboxStatements {
      */
     public List<ClaimedRow> claimLeased(Connection c, String member, int[] buckets, int[] limits, String eventIdPrefix)
             throws SQLException {
+        return claimLeased(c, member, buckets, limits, eventIdPrefix, false);
+    }
+
+    /**
+     * PostgreSQL: {@link #claimLeased(Connection, String, int[], int[], String)}, and with
+     * {@code delete} the rows are deleted by the same statement: the caller commits after
+     * delivering them, or rolls back to make them pending again.
+     *
+     * @param delete delete the claimed rows in the claim's statement
+     * @return the rows in id order
+     */
+    public List<ClaimedRow> claimLeased(Connection c, String member, int[] buckets, int[] limits, String eventIdPrefix,
+                                        boolean delete) throws SQLException {
         List<ClaimedRow> rows = new ArrayList<>();
-        try (PreparedStatement select = c.prepareStatement(sql.claimLeased)) {
+        try (PreparedStatement select = c.prepareStatement(delete ? sql.claimAndDelete : sql.claimLeased)) {
             Array bucketArray = c.createArrayOf("smallint", boxShorts(buckets));
             Array limitArray = c.createArrayOf("integer", boxInts(limits));
             select.setArray(1, bucketArray);
@@ -173,14 +188,34 @@ public final class OutboxStatements {
                 throw new SQLException("the claim returned no result set");
             }
             try (ResultSet rs = select.getResultSet()) {
+                Instant dbNow = null;
                 while (rs.next()) {
-                    rows.add(claimed(rs, eventIdPrefix, rs.getInt(9)));
+                    // Timestamps as OffsetDateTime, not through getTimestamp's Calendar (once the
+                    // largest share of the loop's own time); the database clock read once a batch.
+                    long id = rs.getLong(1);
+                    Instant createdAt = rs.getObject(7, OffsetDateTime.class).toInstant();
+                    if (dbNow == null) {
+                        dbNow = rs.getObject(8, OffsetDateTime.class).toInstant();
+                    }
+                    OutboxEvent event = new OutboxEvent(id, eventIdPrefix + id, rs.getString(2), rs.getString(3),
+                            rs.getBytes(4), HeaderCodec.decode(rs.getString(5)), rs.getInt(6), createdAt);
+                    rows.add(new ClaimedRow(event, micros(createdAt, dbNow), false, rs.getInt(9)));
                 }
             }
             bucketArray.free();
             limitArray.free();
         }
+        if (delete) {
+            // RETURNING comes in the plan's order; a key's rows must go out in id order.
+            rows.sort(Comparator.comparingLong(row -> row.event().id()));
+        }
         return rows;
+    }
+
+    /** @return microseconds from {@code from} to {@code to}, at least 0 */
+    private static long micros(Instant from, Instant to) {
+        long micros = (to.getEpochSecond() - from.getEpochSecond()) * 1_000_000L + (to.getNano() - from.getNano()) / 1_000;
+        return Math.max(0, micros);
     }
 
     private static ClaimedRow claimed(ResultSet rs, String eventIdPrefix, int bucket) throws SQLException {

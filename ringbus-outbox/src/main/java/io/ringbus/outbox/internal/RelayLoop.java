@@ -57,15 +57,24 @@ public final class RelayLoop implements Runnable, RelayWorker {
     private long nextCountNanos;
     private long nextSweepNanos;
     private int lastSettled;
+    /** Whether this loop counts the rows and sweeps (the relay's first loop): the others only claim. */
+    private final boolean housekeeper;
+    /**
+     * Whether the loop waits at the busy pace: it found rows lately and looks again within
+     * {@code busyPollMillis} anyway, so appends do not cut that wait short (each cut would be one
+     * more claim and commit of a few rows; letting rows gather makes batches grow with the load).
+     */
+    private volatile boolean pacing;
+    /** Set by {@link #drain}: whether its wait is at the busy pace rather than idle. */
+    private boolean pacedWait;
     /** PostgreSQL: this loop's name among the members that lease buckets; unique per start. */
     private final String member;
     /** PostgreSQL: the buckets held at the last lease round, ascending. */
     private int[] held = new int[0];
-    /** PostgreSQL: rows each bucket gave at its last claim, which weights its share of the next. */
-    private final int[] lastCounts = new int[OutboxSql.BUCKETS];
+    /** PostgreSQL: how the batch is split among the held buckets. */
+    private final BucketShares shares = new BucketShares();
     private long nextLeaseNanos;
     private long nextBalanceCheckNanos;
-    private int rotation;
 
     /**
      * @param dataSource    where the outbox lives
@@ -81,6 +90,7 @@ public final class RelayLoop implements Runnable, RelayWorker {
         this.settings = settings;
         this.routes = new Routes(settings.routes(), routeChannels);
         String suffix = settings.parallelBatches() > 1 ? "-" + index : "";
+        this.housekeeper = index == 0;
         this.member = settings.name() + suffix + "@" + ProcessHandle.current().pid() + "-"
                 + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
         this.thread = Thread.ofPlatform().name("ringbus-outbox-" + settings.name() + suffix).daemon(true).unstarted(this);
@@ -101,7 +111,9 @@ public final class RelayLoop implements Runnable, RelayWorker {
      */
     public void appended() {
         lastRowsNanos = System.nanoTime();
-        wakeUp();
+        if (!pacing) {
+            wakeUp();
+        }
     }
 
     @Override
@@ -117,6 +129,8 @@ public final class RelayLoop implements Runnable, RelayWorker {
         boolean failing = false;
         while (!closed) {
             long waitMillis;
+            boolean paced = false;
+            boolean idle = false;
             // The connection is held while there is work and returned to the pool before waiting.
             try (Connection connection = dataSource.getConnection()) {
                 connection.setAutoCommit(false);
@@ -125,6 +139,8 @@ public final class RelayLoop implements Runnable, RelayWorker {
                     failing = false;
                 }
                 waitMillis = drain(connection);
+                paced = pacedWait;
+                idle = !paced;
                 backoff = RECONNECT_MILLIS.initial();
             } catch (SQLException e) {
                 counters.databaseErrors.increment();
@@ -141,7 +157,7 @@ public final class RelayLoop implements Runnable, RelayWorker {
                 backoff = RECONNECT_MILLIS.next(backoff);
             }
             if (!closed) {
-                waitForWork(waitMillis);
+                waitForWork(waitMillis, paced, idle);
             }
         }
         leave();
@@ -205,11 +221,17 @@ public final class RelayLoop implements Runnable, RelayWorker {
         while (!closed) {
             leaseIfDue(connection);
             int claimed = batch(connection);
-            housekeeping(connection);
+            // Not between the full batches of a backlog (unless a whole interval late): the count
+            // and the sweep read the table and would hold the claims back.
+            if (housekeeper && (claimed < settings.batchSize() || overdue())) {
+                housekeeping(connection);
+            }
             if (claimed == 0) {
                 // Shortly after rows came, keep polling: more are likely, and NOTIFY may be off.
-                return busy() ? Math.min(settings.pollMillis(), settings.busyPollMillis()) : settings.pollMillis();
+                pacedWait = busy();
+                return pacedWait ? Math.min(settings.pollMillis(), settings.busyPollMillis()) : settings.pollMillis();
             }
+            pacedWait = true;
             lastRowsNanos = System.nanoTime();
             if (lastSettled == 0) {
                 // Everything claimed waits behind rows another relay holds: give it time.
@@ -257,45 +279,10 @@ public final class RelayLoop implements Runnable, RelayWorker {
         if (buckets.length == 0) {
             return List.of();
         }
-        // Shares in proportion to last time's rows (plus one, so an idle bucket still gets looked
-        // at), rounded down; what rounding leaves goes one row each to buckets in turn, starting
-        // one further each batch, so the total never exceeds the batch size and none starves.
-        long weights = 0;
-        for (int bucket : buckets) {
-            weights += lastCounts[bucket] + 1L;
-        }
-        int batchSize = settings.batchSize();
-        int[] shares = new int[buckets.length];
-        int left = batchSize;
-        for (int i = 0; i < buckets.length; i++) {
-            shares[i] = (int) (batchSize * (lastCounts[buckets[i]] + 1L) / weights);
-            left -= shares[i];
-        }
-        int start = rotation++ % buckets.length;
-        for (int i = 0; left > 0 && i < buckets.length; i++) {
-            shares[(start + i) % buckets.length]++;
-            left--;
-        }
-        int used = 0;
-        for (int share : shares) {
-            used += share > 0 ? 1 : 0;
-        }
-        int[] claimBuckets = new int[used];
-        int[] limits = new int[used];
-        for (int i = 0, j = 0; i < buckets.length; i++) {
-            if (shares[i] > 0) {
-                claimBuckets[j] = buckets[i];
-                limits[j++] = shares[i];
-            }
-        }
-        List<ClaimedRow> rows = statements.claimLeased(connection, member, claimBuckets, limits,
-                settings.eventIdPrefix());
-        for (int bucket : claimBuckets) {
-            lastCounts[bucket] = 0;
-        }
-        for (ClaimedRow row : rows) {
-            lastCounts[row.bucket()]++;
-        }
+        int[][] split = shares.split(buckets, settings.batchSize());
+        List<ClaimedRow> rows = statements.claimLeased(connection, member, split[0], split[1],
+                settings.eventIdPrefix(), claimDeletes());
+        shares.record(split[0], rows);
         return rows;
     }
 
@@ -316,12 +303,23 @@ public final class RelayLoop implements Runnable, RelayWorker {
             }
             int index = i;
             CompletableFuture<Boolean> tail = tails.get(key);
-            tails.put(key, tail == null ? deliverOne(row, i, outcomes, claimNanos)
-                    : tail.thenCompose(ok -> ok ? deliverOne(row, index, outcomes, claimNanos) : NOT_DELIVERED));
+            CompletableFuture<Boolean> next;
+            if (tail == null || tail.isDone()) {
+                // The key's previous row is settled (a synchronous sink completes it at once): no
+                // future to chain on; a failed one holds this row back as the chain would.
+                next = tail == null || tail.getNow(false) ? deliverOne(row, i, outcomes, claimNanos) : NOT_DELIVERED;
+            } else {
+                next = tail.thenCompose(ok -> ok ? deliverOne(row, index, outcomes, claimNanos) : NOT_DELIVERED);
+            }
+            tails.put(key, next);
         }
         chains.addAll(tails.values());
+        // A synchronous sink has completed every chain already: wait only for those still running.
+        chains.removeIf(chain -> chain.isDone() && !chain.isCompletedExceptionally());
         try {
-            CompletableFuture.allOf(chains.toArray(new CompletableFuture<?>[0])).get();
+            if (!chains.isEmpty()) {
+                CompletableFuture.allOf(chains.toArray(new CompletableFuture<?>[0])).get();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("relay " + settings.name() + " interrupted while delivering", e);
@@ -358,7 +356,24 @@ public final class RelayLoop implements Runnable, RelayWorker {
         });
     }
 
+    /** @return whether the claim deletes its rows (PostgreSQL, delivered rows deleted): settled by the commit */
+    private boolean claimDeletes() {
+        return statements.leased() && settings.deleteDelivered();
+    }
+
     private void settle(Connection connection, List<ClaimedRow> rows, Outcome[] outcomes) throws SQLException {
+        if (claimDeletes()) {
+            if (allDelivered(outcomes)) {
+                // The claim deleted the rows; committing now that they are delivered settles them.
+                connection.commit();
+                counters.delivered.add(rows.size());
+                lastSettled = rows.size();
+                return;
+            }
+            // Some failed or were held back behind a failed row of their key: undo the claim's
+            // deletion (every row pending again, as it was), then settle by id as when marking.
+            connection.rollback();
+        }
         long[] deliveredIds = new long[rows.size()];
         int deliveredCount = 0;
         List<OutboxStatements.Failure> failures = new ArrayList<>();
@@ -395,6 +410,20 @@ public final class RelayLoop implements Runnable, RelayWorker {
         lastSettled = deliveredCount + failures.size();
     }
 
+    private static boolean allDelivered(Outcome[] outcomes) {
+        for (Outcome outcome : outcomes) {
+            if (outcome != Outcome.DELIVERED) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** @return whether the count is due for longer than its own interval */
+    private boolean overdue() {
+        return System.nanoTime() - nextCountNanos > TimeUnit.MILLISECONDS.toNanos(settings.countMillis());
+    }
+
     private void housekeeping(Connection connection) throws SQLException {
         long now = System.nanoTime();
         if (now - nextCountNanos >= 0) {
@@ -413,10 +442,32 @@ public final class RelayLoop implements Runnable, RelayWorker {
         }
     }
 
-    private void waitForWork(long millis) {
+    /**
+     * @param millis how long to wait
+     * @param paced  a wait at the busy pace, which only {@link #stop()} ends early; otherwise a
+     *               wake-up (an append, NOTIFY) does too
+     * @param idle   the wait of a loop that found nothing lately (not a wait after a failure)
+     */
+    private void waitForWork(long millis, boolean paced, boolean idle) {
+        pacing = paced;
+        if (idle && busy() && millis > settings.busyPollMillis()) {
+            // An append came after drain() chose to idle, while appends did not wake the loop.
+            millis = settings.busyPollMillis();
+        }
         try {
-            if (wakeups.tryAcquire(millis, TimeUnit.MILLISECONDS)) {
-                wakeups.drainPermits();
+            if (!paced) {
+                if (wakeups.tryAcquire(millis, TimeUnit.MILLISECONDS)) {
+                    wakeups.drainPermits();
+                }
+                return;
+            }
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+            long left = deadline - System.nanoTime();
+            while (left > 0 && !closed) {
+                if (wakeups.tryAcquire(left, TimeUnit.NANOSECONDS)) {
+                    wakeups.drainPermits();
+                }
+                left = deadline - System.nanoTime();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
