@@ -354,7 +354,25 @@ public final class Consumers implements RequestHandler, AutoCloseable {
     void add(JsConsumer consumer) {
         byStream.computeIfAbsent(consumer.stream, s -> new TreeMap<>()).put(consumer.name(), consumer);
         recount();
+        // Its stream's appends wake it from now on, not from the next tick: a message stored in between
+        // could supersede one the consumer starts at (last_per_subject, max_msgs_per_subject).
+        stream(consumer.stream).ifPresent(this::listen);
         save(consumer);
+    }
+
+    /**
+     * A new consumer's create response is out (any thread): it delivers now, on the consumers' thread,
+     * before the client can store anything that would supersede the messages it starts at.
+     */
+    void release(JsConsumer consumer) {
+        later(() -> {
+            consumer.held = false;
+            try {
+                stream(consumer.stream).ifPresent(stored -> consumer.pump(stored, System.nanoTime()));
+            } catch (RuntimeException e) {
+                LOG.warn("jetstream consumers: delivery failed: {}", e.toString(), e);
+            }
+        });
     }
 
     /** Deletes a consumer (consumers' thread): waiting pulls get 409 Consumer Deleted. */

@@ -74,7 +74,7 @@ public final class ConsumersApi {
         JsConsumer consumer = created;
         if (consumer != null) {
             created = null;
-            consumers.later(() -> consumer.held = false);
+            consumers.release(consumer);
         }
     }
 
