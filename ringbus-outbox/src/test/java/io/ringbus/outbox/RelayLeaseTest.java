@@ -195,20 +195,52 @@ class RelayLeaseTest {
             assertThat(rows).extracting(r -> r.event().id()).as("every row, in id order").containsExactlyElementsOf(ids);
             assertThat(rows.get(0).event().payload()).isEqualTo(bytes("e0"));
             assertThat(rows.get(0).event().key()).isEqualTo("k0");
+            assertThat(transactionId(c)).as("the deletion's row locks are the fence").isNotNull();
             int bucket = rows.get(0).bucket();
+            List<Long> inBucket = rows.stream().filter(r -> r.bucket() == bucket).map(r -> r.event().id()).toList();
+            // The ownership check wrote nothing: another member can take the bucket over at once...
+            other.setAutoCommit(true);
+            setOwner(other, bucket, "b@test");
+            // ...but its deleting claim waits on the rows in flight.
+            other.setAutoCommit(false);
             try (Statement s = other.createStatement()) {
                 s.execute("SET lock_timeout = '300ms'");
-                assertThatThrownBy(() -> s.executeUpdate("UPDATE " + db.schema() + ".ringbus_outbox_bucket SET owner = 'b@test'"
-                        + " WHERE bucket = " + bucket))
-                        .as("the bucket of rows in flight cannot be taken over").isInstanceOf(SQLException.class)
-                        .hasMessageContaining("lock timeout");
             }
+            assertThatThrownBy(() -> statements.claimLeased(other, "b@test", buckets, limits, "t-", true))
+                    .as("rows in flight cannot be claimed by the member that took their bucket over")
+                    .isInstanceOf(SQLException.class).hasMessageContaining("lock timeout");
+            other.rollback();
             assertThat(pending()).as("claimed rows stay pending for others until the claim commits").isEqualTo(30);
             c.rollback();
             assertThat(pending()).as("a rolled-back claim gives every row back").isEqualTo(30);
+            assertThat(statements.claimLeased(other, "b@test", buckets, limits, "t-", true))
+                    .extracting(r -> r.event().id()).as("after a rollback, the new owner takes the bucket's rows, in id order")
+                    .containsExactlyElementsOf(inBucket);
+            other.rollback();
 
-            assertThat(statements.claimLeased(c, "a@test", buckets, limits, "t-", true)).hasSize(30);
+            // A takeover while the batch commits: the new owner's claim waits, then skips what was settled.
+            assertThat(statements.claimLeased(c, "a@test", buckets, limits, "t-", true)).hasSize(30 - inBucket.size());
+            setOwner(other, bucket, "a@test");
+            other.commit();
+            assertThat(statements.claimLeased(c, "a@test", buckets, limits, "t-", true)).hasSize(inBucket.size());
+            setOwner(other, bucket, "b@test");
+            other.commit();
+            long later = db.outbox().publish("orders.created", rows.get(0).event().key(), bytes("later"), Headers.EMPTY);
+            java.util.concurrent.CompletableFuture<List<Long>> takeover = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> {
+                        try {
+                            return statements.claimLeased(other, "b@test", buckets, limits, "t-", true).stream()
+                                    .map(r -> r.event().id()).toList();
+                        } catch (SQLException e) {
+                            throw new java.io.UncheckedIOException(new java.io.IOException(e));
+                        }
+                    });
             c.commit();
+            assertThat(takeover.get(30, java.util.concurrent.TimeUnit.SECONDS))
+                    .as("the new owner gets only the row appended after, none of the settled batch").containsExactly(later);
+            other.commit();
+            setOwner(other, bucket, "a@test");
+            other.commit();
             assertThat(TestDatabases.counts(db.outbox())).as("the claim's commit settled the rows: deleted")
                     .isEqualTo(new OutboxCounts(0, 0, 0));
 
@@ -217,6 +249,13 @@ class RelayLeaseTest {
                     .as("a loop claiming buckets it does not hold gets and deletes none of their rows").isEmpty();
             c.commit();
             assertThat(pending()).isEqualTo(1);
+        }
+    }
+
+    private void setOwner(Connection c, int bucket, String owner) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.executeUpdate("UPDATE " + db.schema() + ".ringbus_outbox_bucket SET owner = '" + owner
+                    + "', expires_at = clock_timestamp() + interval '1 minute' WHERE bucket = " + bucket);
         }
     }
 

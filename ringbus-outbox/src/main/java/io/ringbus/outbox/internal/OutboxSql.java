@@ -126,9 +126,9 @@ public final class OutboxSql {
             String perBucket = " FROM " + table + " e WHERE e.status = " + PENDING + " AND e.bucket = q.bucket"
                     + " AND (e.next_attempt_at IS NULL OR e.next_attempt_at <= " + now + ")" + retryWaitOnce
                     + " ORDER BY e.id LIMIT q.lim) AS r)";
-            String fence = ", b AS MATERIALIZED (SELECT bucket FROM " + buckets
-                    + " WHERE bucket = ANY(ARRAY(SELECT DISTINCT bucket FROM r)) AND owner = ? AND expires_at > " + now
-                    + " FOR SHARE) ";
+            String owned = ", b AS MATERIALIZED (SELECT bucket FROM " + buckets
+                    + " WHERE bucket = ANY(ARRAY(SELECT DISTINCT bucket FROM r)) AND owner = ? AND expires_at > " + now;
+            String fence = owned + " FOR SHARE) ";
             claimLeased = "SET LOCAL jit = off; WITH r AS MATERIALIZED (SELECT r.*" + candidates + COLUMNS + ", bucket"
                     + perBucket + fence + "SELECT r.id, r.subject, r.msg_key, r.payload, r.headers, r.attempts,"
                     + " r.created_at, " + now + ", r.bucket FROM r WHERE r.bucket = ANY(ARRAY(SELECT bucket FROM b))";
@@ -140,8 +140,15 @@ public final class OutboxSql {
             // row, and no plan that depends on statistics). A row updated since the claim's
             // snapshot has moved: the delete rechecks its newest version, whose address differs,
             // and skips it. RETURNING follows no order: the caller sorts by id.
+            //
+            // The ownership check writes nothing here (no FOR SHARE on the buckets, so a batch adds no
+            // lock record to the WAL): the deletion's own row locks are the fence. A member that takes
+            // a bucket over while this batch is in flight sees its rows still pending (the deletion is
+            // not committed), so its own deleting claim waits on their row locks, then skips them if
+            // this batch committed or takes them (in id order, with the key's later rows) if it rolled
+            // back: no row is delivered by two members, and a key's later rows never overtake.
             claimAndDelete = "SET LOCAL jit = off; WITH r AS MATERIALIZED (SELECT r.tid, r.bucket" + candidates
-                    + "e.ctid AS tid, e.bucket" + perBucket + fence + "DELETE FROM " + table + " e WHERE e.status = "
+                    + "e.ctid AS tid, e.bucket" + perBucket + owned + ") " + "DELETE FROM " + table + " e WHERE e.status = "
                     + PENDING + " AND e.ctid = ANY(ARRAY(SELECT r.tid FROM r WHERE r.bucket = ANY(ARRAY(SELECT bucket"
                     + " FROM b)))) RETURNING e.id, e.subject, e.msg_key, e.payload, e.headers, e.attempts, e.created_at, "
                     + now + ", e.bucket";

@@ -169,7 +169,8 @@ public final class OutboxStatements {
     /**
      * PostgreSQL: {@link #claimLeased(Connection, String, int[], int[], String)}, and with
      * {@code delete} the rows are deleted by the same statement: the caller commits after
-     * delivering them, or rolls back to make them pending again.
+     * delivering them, or rolls back to make them pending again. The buckets are then checked but
+     * not locked: the deletion's row locks hold a member that takes one over off the rows in flight.
      *
      * @param delete delete the claimed rows in the claim's statement
      * @return the rows in id order
