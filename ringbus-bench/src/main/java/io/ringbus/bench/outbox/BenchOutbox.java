@@ -99,6 +99,33 @@ final class BenchOutbox implements AutoCloseable {
     }
 
     /**
+     * Brings the database to the same state before every drain: the schema's tables analyzed or
+     * left without statistics (as a queue table is where autovacuum is off), and a checkpoint, so
+     * that the full-page writes of one that the fill's WAL volume requested do not fall on
+     * whichever contender drains next.
+     *
+     * @param analyze whether to ANALYZE every table of the schema first
+     * @throws SQLException when PostgreSQL refuses (CHECKPOINT needs a superuser or pg_checkpoint)
+     */
+    void beforeDrain(boolean analyze) throws SQLException {
+        try (Connection c = outbox.dataSource().getConnection(); Statement s = c.createStatement()) {
+            c.setAutoCommit(true);
+            if (analyze) {
+                java.util.List<String> tables = new java.util.ArrayList<>();
+                try (ResultSet rs = s.executeQuery("SELECT tablename FROM pg_tables WHERE schemaname = '" + schema + "'")) {
+                    while (rs.next()) {
+                        tables.add(rs.getString(1));
+                    }
+                }
+                for (String table : tables) {
+                    s.execute("ANALYZE " + schema + "." + table);
+                }
+            }
+            s.execute("CHECKPOINT");
+        }
+    }
+
+    /**
      * Waits until no row is left to deliver (relays settle a batch after delivering it).
      *
      * @param timeout how long to wait

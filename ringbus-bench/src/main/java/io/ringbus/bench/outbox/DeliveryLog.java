@@ -127,6 +127,23 @@ final class DeliveryLog {
     /**
      * @param from first sequence, inclusive
      * @param to   last sequence, exclusive
+     * @return the earliest first-delivery instant among those delivered (0 when none was)
+     */
+    long firstDeliveryNanos(int from, int to) {
+        long first = 0;
+        boolean any = false;
+        for (int i = from; i < to; i++) {
+            if (deliveries[i] > 0 && (!any || deliveredNanos[i] - first < 0)) {
+                first = deliveredNanos[i];
+                any = true;
+            }
+        }
+        return first;
+    }
+
+    /**
+     * @param from first sequence, inclusive
+     * @param to   last sequence, exclusive
      * @return the latest first-delivery instant among those delivered (0 when none was)
      */
     long lastDeliveryNanos(int from, int to) {

@@ -12,6 +12,7 @@ import java.util.List;
  * @param events          rows in the backlog
  * @param fillSeconds     time to write the backlog (not part of the drain)
  * @param drainSeconds    relay start to the last first delivery (floor: to the last commit)
+ * @param firstMillis     relay start to the first delivery (floor: to the first batch's commit)
  * @param eventsPerSecond events / drainSeconds
  * @param delivered       events delivered at least once (floor: rows deleted)
  * @param duplicates      deliveries beyond the first
@@ -24,7 +25,7 @@ import java.util.List;
  * @param failure         why the run does not verify, or {@code null}
  */
 record DrainResult(String contender, int relays, int batchSize, int events, double fillSeconds,
-                   double drainSeconds, double eventsPerSecond, long delivered, long duplicates,
+                   double drainSeconds, double firstMillis, double eventsPerSecond, long delivered, long duplicates,
                    long pendingAfter, long batches, long keyOrder, int runs, double minPerSecond,
                    double maxPerSecond, String failure) {
     /** @return whether every event was delivered and settled (and in key order where promised) */
@@ -39,7 +40,7 @@ record DrainResult(String contender, int relays, int batchSize, int events, doub
     static DrainResult median(List<DrainResult> runs) {
         return Repeats.median(runs, DrainResult::eventsPerSecond, DrainResult::verified, (m, n, min, max) ->
                 new DrainResult(m.contender, m.relays, m.batchSize, m.events, m.fillSeconds, m.drainSeconds,
-                        m.eventsPerSecond, m.delivered, m.duplicates, m.pendingAfter, m.batches, m.keyOrder, n, min, max,
+                        m.firstMillis, m.eventsPerSecond, m.delivered, m.duplicates, m.pendingAfter, m.batches, m.keyOrder, n, min, max,
                         m.failure));
     }
 }

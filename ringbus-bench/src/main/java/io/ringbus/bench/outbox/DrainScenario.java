@@ -25,17 +25,20 @@ final class DrainScenario {
     private final int batchSize;
     private final Duration timeout;
     private final PrintStream log;
+    private final boolean analyze;
 
     /**
      * @param pgUrl     the PostgreSQL URL
      * @param batchSize rows per claim for the ringbus relays
      * @param timeout   longest a drain may take
+     * @param analyze   whether the tables are analyzed after the fill (else they have no statistics)
      * @param log       progress lines
      */
-    DrainScenario(String pgUrl, int batchSize, Duration timeout, PrintStream log) {
+    DrainScenario(String pgUrl, int batchSize, Duration timeout, boolean analyze, PrintStream log) {
         this.pgUrl = pgUrl;
         this.batchSize = batchSize;
         this.timeout = timeout;
+        this.analyze = analyze;
         this.log = log;
     }
 
@@ -52,6 +55,7 @@ final class DrainScenario {
             contender.prepare(db);
             long fillNanos = BacklogFiller.fill(contender.appender(db), deliveries, true);
             contender.awaitBacklogDue(db);
+            db.beforeDrain(analyze);
             String failure = null;
             long start;
             long batches;
@@ -70,9 +74,10 @@ final class DrainScenario {
                 }
             }
             double seconds = (deliveries.lastDeliveryNanos(0, events) - start) / 1e9;
+            double firstMillis = (deliveries.firstDeliveryNanos(0, events) - start) / 1e6;
             long keyOrder = deliveries.keyOrderViolations();
             DrainResult result = new DrainResult(contender.label(), contender.relays(), contender.batchSize(batchSize),
-                    events, fillNanos / 1e9, seconds, deliveries.distinct() / seconds, deliveries.distinct(),
+                    events, fillNanos / 1e9, seconds, firstMillis, deliveries.distinct() / seconds, deliveries.distinct(),
                     deliveries.duplicates(), pendingAfter, batches, keyOrder, 1, deliveries.distinct() / seconds,
                     deliveries.distinct() / seconds, failure);
             print(result);
@@ -90,8 +95,10 @@ final class DrainScenario {
     DrainResult floor(int events) throws SQLException {
         try (BenchOutbox db = BenchOutbox.create(pgUrl)) {
             long fillNanos = BacklogFiller.fill(Appender.jdbc(db.outbox().dataSource(), db.plain()), new DeliveryLog(events), true);
+            db.beforeDrain(analyze);
             long deleted = 0;
             long batches = 0;
+            long firstNanos = 0;
             long start = System.nanoTime();
             try (Connection c = db.outbox().dataSource().getConnection();
                  PreparedStatement take = c.prepareStatement(SkipLockedPoller.takeStatement(db.plain().table(),
@@ -113,12 +120,15 @@ final class DrainScenario {
                         }
                     }
                     c.commit();
+                    if (batches == 0) {
+                        firstNanos = System.nanoTime();
+                    }
                     deleted += rows;
                 }
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             DrainResult result = new DrainResult(FLOOR, 1, FLOOR_BATCH, events, fillNanos / 1e9, seconds,
-                    deleted / seconds, deleted, 0, events - deleted, batches - 1, -1, 1, deleted / seconds,
+                    (firstNanos - start) / 1e6, deleted / seconds, deleted, 0, events - deleted, batches - 1, -1, 1, deleted / seconds,
                     deleted / seconds, deleted == events ? null : "deleted " + deleted + " of " + events + " rows");
             print(result);
             return result;
@@ -126,8 +136,8 @@ final class DrainScenario {
     }
 
     private void print(DrainResult r) {
-        log.printf(Locale.ROOT, "  drain      %-22s backlog %,9d  fill %6.1f s  drain %7.2f s  %,10.0f events/s%s%n",
-                r.contender(), r.events(), r.fillSeconds(), r.drainSeconds(), r.eventsPerSecond(),
+        log.printf(Locale.ROOT, "  drain      %-22s backlog %,9d  fill %6.1f s  first %6.1f ms  drain %7.2f s  %,10.0f events/s%s%n",
+                r.contender(), r.events(), r.fillSeconds(), r.firstMillis(), r.drainSeconds(), r.eventsPerSecond(),
                 r.failure() == null ? "" : "  FAILED: " + r.failure());
     }
 }

@@ -79,6 +79,11 @@ public final class OutboxCommand implements Callable<Integer> {
             + " 0 for none (default: ${DEFAULT-VALUE})")
     int warmupBacklog = 20_000;
 
+    @Option(names = "--analyze", description = "drain and claim+delete floor: ANALYZE the tables after each fill"
+            + " (default: left without statistics, as a queue table is where autovacuum is off); either way a"
+            + " CHECKPOINT follows each fill")
+    boolean analyze;
+
     @Option(names = "--batch-size", description = "rows per claim of the ringbus relays (default: ${DEFAULT-VALUE},"
             + " the poller's batch)")
     int batchSize = 1_000;
@@ -157,6 +162,8 @@ public final class OutboxCommand implements Callable<Integer> {
         out.println(jvm.headline());
         out.printf(Locale.ROOT, "outbox scenario: PostgreSQL %s, a fresh schema per run; contenders %s%n",
                 pgUrl.replaceAll("\\?.*", ""), contenders.stream().map(RelayContender::label).toList());
+        out.println("  drains start after " + (analyze ? "ANALYZE of the tables and " : "") + "a CHECKPOINT; tables "
+                + (analyze ? "analyzed" : "never analyzed"));
         if (contenders.contains(RelayContender.GRUELBOX)) {
             out.println("  " + GruelboxPeer.settings());
         }
@@ -198,7 +205,7 @@ public final class OutboxCommand implements Callable<Integer> {
                     producerRuns.add(median);
                 }
             }
-            DrainScenario draining = new DrainScenario(pgUrl, batchSize, timeout, out);
+            DrainScenario draining = new DrainScenario(pgUrl, batchSize, timeout, analyze, out);
             if (runs(Part.DRAIN) && warmupBacklog > 0) {
                 out.println("  (warm-up, not reported)");
                 draining.run(RelayContender.RINGBUS_1, warmupBacklog);

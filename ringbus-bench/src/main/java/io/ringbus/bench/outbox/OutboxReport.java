@@ -125,13 +125,15 @@ final class OutboxReport {
             section(out, "drain: median of " + drain.getFirst().runs() + " drains each; keyed backlog (" + EventPayload.KEYS + " keys, " + EventPayload.BYTES + " B payloads)"
                     + " written first, then drained into an in-process broker subscriber; events/s = backlog / (relay"
                     + " start -> last first delivery); vs the claim+delete floor");
-            TextTable table = new TextTable("contender", "relays", "batch", "backlog", "fill s", "drain s", "events/s",
-                    "min-max", "vs floor", "batches", "dup", "key order", "pending after", "result");
+            DrainResult poller = drain(RelayContender.POLLER.label());
+            TextTable table = new TextTable("contender", "relays", "batch", "backlog", "fill s", "first ms", "drain s",
+                    "events/s", "min-max", "vs floor", "vs poller", "batches", "dup", "key order", "pending after", "result");
             for (DrainResult r : drain) {
                 table.row(r.contender(), num(r.relays()), num(r.batchSize()), num(r.events()), fixed(r.fillSeconds(), 1),
-                        fixed(r.drainSeconds(), 2), num(Math.round(r.eventsPerSecond())),
+                        fixed(r.firstMillis(), 1), fixed(r.drainSeconds(), 2), num(Math.round(r.eventsPerSecond())),
                         spread(r.runs(), r.minPerSecond(), r.maxPerSecond()),
                         claimFloor == null ? "-" : fixed(r.eventsPerSecond() / claimFloor.eventsPerSecond(), 2),
+                        poller == null ? "-" : fixed(r.eventsPerSecond() / poller.eventsPerSecond(), 2),
                         count(r.batches()), num(r.duplicates()), keyOrder(r.contender(), r.keyOrder()),
                         num(r.pendingAfter()), result(r.failure()));
             }

@@ -42,6 +42,7 @@ public final class RelayLoop implements Runnable, RelayWorker {
     /** How long a loop keeps polling at the busy pace after its last claim that found rows. */
     private static final long BUSY_LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final CompletableFuture<Boolean> NOT_DELIVERED = CompletableFuture.completedFuture(false);
+    private static final CompletableFuture<Boolean> DELIVERED = CompletableFuture.completedFuture(true);
 
     private final DataSource dataSource;
     private final OutboxStatements statements;
@@ -336,24 +337,33 @@ public final class RelayLoop implements Runnable, RelayWorker {
             outcomes[index] = new Outcome(null, -1, "no route matches subject " + event.subject());
             return NOT_DELIVERED;
         }
-        return channel.submit(event).thenApply(failure -> {
-            if (failure == null) {
-                channel.recordDelivered(row.ageMicros() + (System.nanoTime() - claimNanos) / 1000);
-                outcomes[index] = Outcome.DELIVERED;
-                return true;
-            }
-            Throwable cause = unwrap(failure);
-            int failures = event.attempts() + 1;
-            if (cause instanceof PermanentDeliveryException || failures >= settings.retryPolicy().maxAttempts()) {
-                channel.recordDead();
-                outcomes[index] = new Outcome(channel, -1, describe(cause, failures));
-            } else {
-                channel.recordRetried();
-                outcomes[index] = new Outcome(channel, settings.retryPolicy().backoffMillis(failures),
-                        describe(cause, failures));
-            }
-            return false;
-        });
+        CompletableFuture<Throwable> submitted = channel.submit(event);
+        if (submitted.isDone()) {
+            // Delivered inline (a synchronous sink): no dependent future per row.
+            return outcome(row, index, outcomes, claimNanos, channel, submitted.join()) ? DELIVERED : NOT_DELIVERED;
+        }
+        return submitted.thenApply(failure -> outcome(row, index, outcomes, claimNanos, channel, failure));
+    }
+
+    /** Records the outcome of one delivery; returns whether the row was delivered. */
+    private boolean outcome(ClaimedRow row, int index, Outcome[] outcomes, long claimNanos, SinkChannel channel,
+                            Throwable failure) {
+        if (failure == null) {
+            channel.recordDelivered(row.ageMicros() + (System.nanoTime() - claimNanos) / 1000);
+            outcomes[index] = Outcome.DELIVERED;
+            return true;
+        }
+        Throwable cause = unwrap(failure);
+        int failures = row.event().attempts() + 1;
+        if (cause instanceof PermanentDeliveryException || failures >= settings.retryPolicy().maxAttempts()) {
+            channel.recordDead();
+            outcomes[index] = new Outcome(channel, -1, describe(cause, failures));
+        } else {
+            channel.recordRetried();
+            outcomes[index] = new Outcome(channel, settings.retryPolicy().backoffMillis(failures),
+                    describe(cause, failures));
+        }
+        return false;
     }
 
     /** @return whether the claim deletes its rows (PostgreSQL, delivered rows deleted): settled by the commit */

@@ -23,6 +23,8 @@ import org.HdrHistogram.ConcurrentHistogram;
  */
 public final class SinkChannel {
     private static final long HIGHEST_MICROS = TimeUnit.HOURS.toMicros(24);
+    /** The result of every delivery that succeeded at once. */
+    private static final CompletableFuture<Throwable> DELIVERED = CompletableFuture.completedFuture(null);
 
     private final OutboxSink sink;
     private final int maxConcurrency;
@@ -65,6 +67,25 @@ public final class SinkChannel {
      * @return completes with {@code null} when delivered, or with the failure (never exceptionally)
      */
     public CompletableFuture<Throwable> submit(OutboxEvent event) {
+        // A free slot and nobody queued: start at once. A sink that completes inline (the broker, a
+        // synchronous one) is then done here, without the queue or a callback.
+        if (waiting.isEmpty()) {
+            if (inFlight.incrementAndGet() <= maxConcurrency) {
+                CompletableFuture<?> call = call(event);
+                if (call.isDone()) {
+                    inFlight.decrementAndGet();
+                    if (!waiting.isEmpty()) {
+                        drain();
+                    }
+                    Throwable failure = failureOf(call);
+                    return failure == null ? DELIVERED : CompletableFuture.completedFuture(failure);
+                }
+                CompletableFuture<Throwable> result = new CompletableFuture<>();
+                whenDone(call, result);
+                return result;
+            }
+            inFlight.decrementAndGet();
+        }
         Delivery delivery = new Delivery(event, new CompletableFuture<>());
         queued.incrementAndGet();
         waiting.add(delivery);
@@ -92,20 +113,38 @@ public final class SinkChannel {
     }
 
     private void start(Delivery delivery) {
-        CompletableFuture<?> call;
+        whenDone(call(delivery.event), delivery.result);
+    }
+
+    /** @return the sink's delivery of {@code event}, failed rather than thrown */
+    private CompletableFuture<?> call(OutboxEvent event) {
         try {
-            CompletionStage<?> stage = sink.deliver(delivery.event);
-            call = stage == null
+            CompletionStage<?> stage = sink.deliver(event);
+            return stage == null
                     ? CompletableFuture.failedFuture(new IllegalStateException("sink " + sink.name() + " returned null"))
                     : stage.toCompletableFuture();
         } catch (RuntimeException e) {
-            call = CompletableFuture.failedFuture(e);
+            return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /** Completes {@code result} when {@code call} ends or times out, then frees its slot. */
+    private void whenDone(CompletableFuture<?> call, CompletableFuture<Throwable> result) {
         call.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS).whenComplete((ignored, failure) -> {
             inFlight.decrementAndGet();
-            delivery.result.complete(failure);
+            result.complete(failure);
             drain();
         });
+    }
+
+    /** @return the failure of a completed call, or null when it succeeded */
+    private static Throwable failureOf(CompletableFuture<?> call) {
+        try {
+            call.join();
+            return null;
+        } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+            return e;
+        }
     }
 
     /**
