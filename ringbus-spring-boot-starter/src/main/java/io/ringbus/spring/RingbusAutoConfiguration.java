@@ -39,7 +39,7 @@ import tools.jackson.databind.json.JsonMapper;
 @AutoConfiguration
 @ConditionalOnClass(Broker.class)
 @ConditionalOnBooleanProperty(name = "ringbus.enabled", matchIfMissing = true)
-@EnableConfigurationProperties(RingbusProperties.class)
+@EnableConfigurationProperties({RingbusProperties.class, RingbusInboxProperties.class})
 public class RingbusAutoConfiguration {
 
     /** Phase of the embedded server: starts after, stops before, the broker and the listeners. */

@@ -143,4 +143,30 @@ class InboxListenerTest {
             assertThat(errors.seen).hasSize(1);
         });
     }
+
+    @Test
+    void idsAreKeptForTheConfiguredRetentionAndPurgedAtTheConfiguredPace() {
+        runner.withPropertyValues("ringbus.inbox.retention=1s", "ringbus.inbox.purge-every=2").run(context -> {
+            Broker broker = context.getBean(Broker.class);
+            JdbcTemplate jdbc = context.getBean(Billing.class).jdbc;
+            publish(broker, "e-1", "o-1");
+            Await.until("o-1 billed", () -> invoices(jdbc).contains("o-1"));
+            Thread.sleep(1_200);                   // e-1's id is now past the 1 s retention
+            publish(broker, "e-2", "o-2");          // the 2nd message: a purge follows its commit
+            Await.until("e-1's id purged", () -> ids(jdbc).equals(List.of("e-2")));
+            publish(broker, "e-1", "o-1");          // a redelivery later than the retention...
+            publish(broker, "e-2", "o-2");          // ...and one within it
+            Await.until("o-1 billed again", () -> invoices(jdbc).size() == 3);
+            assertThat(invoices(jdbc)).as("past the retention a redelivery applies again, within it never")
+                    .containsExactly("o-1", "o-1", "o-2");
+        });
+    }
+
+    @Test
+    void aRetentionTooShortIsRefusedNamingTheProperty() {
+        runner.withPropertyValues("ringbus.inbox.retention=10ms").run(context -> assertThat(context)
+                .getFailure().rootCause().hasMessageContaining("retention must be at least 1 s: retention=PT0.01S"));
+        runner.withPropertyValues("ringbus.inbox.retention=10ms").run(context -> assertThat(context)
+                .getFailure().hasStackTraceContaining("ringbus.inbox.retention"));
+    }
 }

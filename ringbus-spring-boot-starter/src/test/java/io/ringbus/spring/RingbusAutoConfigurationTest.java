@@ -109,7 +109,7 @@ class RingbusAutoConfigurationTest {
             assertThat(in).as("metadata written by spring-boot-configuration-processor").isNotNull();
             String json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             assertThat(json).contains("\"ringbus.ring-size\"", "\"ringbus.wait-strategy\"", "\"ringbus.subjects\"",
-                    "\"ringbus.shutdown-timeout\"", "\"ringbus.server.port\"", "\"ringbus.server.tokens\"",
+                    "\"ringbus.shutdown-timeout\"", "\"ringbus.server.port\"", "\"ringbus.server.tokens\"", "\"ringbus.inbox.retention\"",
                     "Ring slots, a power of two");
         }
     }

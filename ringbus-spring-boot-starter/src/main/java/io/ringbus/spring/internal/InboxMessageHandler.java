@@ -1,10 +1,12 @@
 package io.ringbus.spring.internal;
 
+import io.ringbus.core.Durations;
 import io.ringbus.core.Message;
 import io.ringbus.core.MessageHandler;
 import io.ringbus.outbox.Inbox;
 import io.ringbus.outbox.InboxBuilder;
 import io.ringbus.outbox.InboxMessage;
+import io.ringbus.spring.RingbusInboxProperties;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,8 +23,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * application's data source that records its event id through ringbus-outbox's {@link Inbox} and,
  * unless the id was there already or is missing, calls the method; the method's writes through
  * the same data source join that transaction. A failure rolls back everything, id included, and
- * goes to the error handler. Every {@value InboxBuilder#DEFAULT_PURGE_EVERY} messages, ids past the
- * inbox's retention are purged (after the commit, on a connection of their own).
+ * goes to the error handler. Every {@code ringbus.inbox.purge-every} messages (default
+ * {@value InboxBuilder#DEFAULT_PURGE_EVERY}), ids past the inbox's retention ({@code ringbus.inbox.retention})
+ * are purged (after the commit, on a connection of their own).
  *
  * <p>Loaded only for listeners that name an inbox, so the starter runs without ringbus-outbox and
  * spring-jdbc.
@@ -44,9 +47,11 @@ public final class InboxMessageHandler implements MessageHandler {
     private final DataSource dataSource;
     private final TransactionTemplate transactions;
     private final AtomicLong calls = new AtomicLong();
+    private final int purgeEvery;
 
     private InboxMessageHandler(MethodMessageHandler method, Inbox inbox, DataSource dataSource,
-                                TransactionTemplate transactions) {
+                                TransactionTemplate transactions, int purgeEvery) {
+        this.purgeEvery = purgeEvery;
         this.method = method;
         this.inbox = inbox;
         this.dataSource = dataSource;
@@ -66,6 +71,25 @@ public final class InboxMessageHandler implements MessageHandler {
         DataSource dataSource = beans.getBean(DataSource.class);
         PlatformTransactionManager manager = beans.getBean(PlatformTransactionManager.class);
         InboxBuilder builder = Inbox.builder();
+        RingbusInboxProperties properties = beans.getBeanProvider(RingbusInboxProperties.class).getIfAvailable();
+        int purgeEvery = InboxBuilder.DEFAULT_PURGE_EVERY;
+        if (properties != null) {
+            try {
+                if (properties.getRetention() != null) {
+                    builder.retention(Durations.parse(properties.getRetention()));
+                }
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException("ringbus.inbox.retention: " + e.getMessage(), e);
+            }
+            if (properties.getPurgeEvery() != null) {
+                purgeEvery = properties.getPurgeEvery();
+                try {
+                    builder.purgeEvery(purgeEvery);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalStateException("ringbus.inbox.purge-every: " + e.getMessage(), e);
+                }
+            }
+        }
         int dot = spec.indexOf('.');
         if (dot >= 0) {
             builder.schema(spec.substring(0, dot)).table(spec.substring(dot + 1));
@@ -73,7 +97,8 @@ public final class InboxMessageHandler implements MessageHandler {
             builder.table(spec);
         }
         try {
-            return new InboxMessageHandler(method, builder.open(dataSource), dataSource, new TransactionTemplate(manager));
+            return new InboxMessageHandler(method, builder.open(dataSource), dataSource, new TransactionTemplate(manager),
+                    purgeEvery);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot open the inbox '" + spec + "' of @RingbusListener "
                     + method.method() + ": " + e.getMessage(), e);
@@ -107,7 +132,7 @@ public final class InboxMessageHandler implements MessageHandler {
             method.failed(e, message);
             return;
         }
-        if (calls.incrementAndGet() % InboxBuilder.DEFAULT_PURGE_EVERY == 0) {
+        if (purgeEvery > 0 && calls.incrementAndGet() % purgeEvery == 0) {
             purge();
         }
     }
