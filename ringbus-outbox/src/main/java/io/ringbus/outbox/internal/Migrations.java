@@ -48,12 +48,37 @@ public final class Migrations {
      */
     public static int migrate(Connection connection, Dialect dialect, String schema, String table, String channel)
             throws SQLException {
+        return apply(OUTBOX, connection, dialect, schema, table,
+                Map.of("${schema}", schema, "${table}", table, "${channel}", channel));
+    }
+
+    /**
+     * One set of versioned scripts: the outbox's or an inbox's.
+     *
+     * @param what   what the scripts create, for messages ({@code outbox}, {@code inbox})
+     * @param folder the resource folder under {@code io/ringbus/outbox/}, one subfolder per dialect
+     * @param latest the newest version this build knows
+     */
+    record Scripts(String what, String folder, int latest) {
+    }
+
+    /** The outbox's scripts. */
+    static final Scripts OUTBOX = new Scripts("outbox", "migrations", LATEST);
+
+    /**
+     * Brings a schema to {@code scripts.latest()}: the runner both the outbox and the inbox use.
+     *
+     * @param values what the scripts' placeholders ({@code ${schema}}, ...) stand for
+     * @return the version found before upgrading (0 for a new schema)
+     */
+    static int apply(Scripts scripts, Connection connection, Dialect dialect, String schema, String table,
+                     Map<String, String> values) throws SQLException {
         if (dialect == Dialect.POSTGRESQL) {
-            return migrateLocked(connection, dialect, schema, table, channel);
+            return applyLocked(scripts, connection, dialect, schema, table, values);
         }
         H2_LOCK.lock();
         try {
-            return migrateLocked(connection, dialect, schema, table, channel);
+            return applyLocked(scripts, connection, dialect, schema, table, values);
         } finally {
             H2_LOCK.unlock();
         }
@@ -113,8 +138,8 @@ public final class Migrations {
         return name.replace("_", escape + "_").replace("%", escape + "%");
     }
 
-    private static int migrateLocked(Connection connection, Dialect dialect, String schema, String table,
-                                     String channel) throws SQLException {
+    private static int applyLocked(Scripts scripts, Connection connection, Dialect dialect, String schema,
+                                   String table, Map<String, String> values) throws SQLException {
         boolean autoCommit = connection.getAutoCommit();
         connection.setAutoCommit(false);
         try {
@@ -129,14 +154,13 @@ public final class Migrations {
                         + " (version INT PRIMARY KEY, applied_at TIMESTAMP WITH TIME ZONE DEFAULT CURRENT_TIMESTAMP)");
             }
             int current = currentVersion(connection, versions);
-            if (current > LATEST) {
-                throw new IllegalStateException("outbox schema " + schema + "." + table + " is at version " + current
-                        + ", newer than this build knows (" + LATEST + "); upgrade ringbus-outbox");
+            if (current > scripts.latest()) {
+                throw new IllegalStateException(scripts.what() + " schema " + schema + "." + table + " is at version "
+                        + current + ", newer than this build knows (" + scripts.latest() + "); upgrade ringbus-outbox");
             }
-            Map<String, String> values = Map.of("${schema}", schema, "${table}", table, "${channel}", channel);
-            for (int version = current + 1; version <= LATEST; version++) {
+            for (int version = current + 1; version <= scripts.latest(); version++) {
                 try (Statement statement = connection.createStatement()) {
-                    for (String sql : statements(load(dialect, version), values)) {
+                    for (String sql : statements(load(scripts, dialect, version), values)) {
                         statement.execute(sql);
                     }
                 }
@@ -164,15 +188,15 @@ public final class Migrations {
         }
     }
 
-    private static String load(Dialect dialect, int version) {
-        String path = "/io/ringbus/outbox/migrations/" + dialect.resourceFolder() + "/V" + version + ".sql";
+    private static String load(Scripts scripts, Dialect dialect, int version) {
+        String path = "/io/ringbus/outbox/" + scripts.folder() + "/" + dialect.resourceFolder() + "/V" + version + ".sql";
         try (InputStream in = Migrations.class.getResourceAsStream(path)) {
             if (in == null) {
-                throw new IllegalStateException("missing migration script: " + path);
+                throw new IllegalStateException("missing " + scripts.what() + " migration script: " + path);
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new IllegalStateException("cannot read migration script: " + path, e);
+            throw new IllegalStateException("cannot read " + scripts.what() + " migration script: " + path, e);
         }
     }
 
