@@ -196,6 +196,9 @@ class RelayLeaseTest {
             assertThat(rows.get(0).event().payload()).isEqualTo(bytes("e0"));
             assertThat(rows.get(0).event().key()).isEqualTo("k0");
             assertThat(transactionId(c)).as("the deletion's row locks are the fence").isNotNull();
+            assertThat(setting(c, "synchronous_commit")).as("a relay's commit does not wait for the WAL flush")
+                    .isEqualTo("off");
+            assertThat(setting(other, "synchronous_commit")).as("only the relay's own transaction").isEqualTo("on");
             int bucket = rows.get(0).bucket();
             List<Long> inBucket = rows.stream().filter(r -> r.bucket() == bucket).map(r -> r.event().id()).toList();
             // The ownership check wrote nothing: another member can take the bucket over at once...
@@ -256,6 +259,13 @@ class RelayLeaseTest {
         try (Statement s = c.createStatement()) {
             s.executeUpdate("UPDATE " + db.schema() + ".ringbus_outbox_bucket SET owner = '" + owner
                     + "', expires_at = clock_timestamp() + interval '1 minute' WHERE bucket = " + bucket);
+        }
+    }
+
+    private static String setting(Connection c, String name) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW " + name)) {
+            rs.next();
+            return rs.getString(1);
         }
     }
 

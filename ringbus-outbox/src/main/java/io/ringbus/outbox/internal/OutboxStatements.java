@@ -184,8 +184,12 @@ public final class OutboxStatements {
             select.setArray(1, bucketArray);
             select.setArray(2, limitArray);
             select.setString(3, member);
-            select.execute(); // SET LOCAL, then the query: one round trip
-            if (!select.getMoreResults()) {
+            // The SET LOCALs, then the query: one round trip; the query's rows follow their update counts.
+            boolean rowsNext = select.execute();
+            while (!rowsNext && select.getUpdateCount() != -1) {
+                rowsNext = select.getMoreResults();
+            }
+            if (!rowsNext) {
                 throw new SQLException("the claim returned no result set");
             }
             try (ResultSet rs = select.getResultSet()) {
