@@ -26,6 +26,16 @@ import java.util.Objects;
  * @param duplicateWindowBytes  the most memory, in bytes, the remembered ids may take (each id counts
  *                              its characters twice plus {@value #DUPLICATE_ENTRY_OVERHEAD} bytes); past
  *                              it the oldest ids are forgotten before their window ends, and counted
+ * @param keyDedupBytes         0 (off, the default), or the most memory, in bytes, the per-key outbox ids
+ *                              may take: a message carrying {@code Ringbus-Key} and a
+ *                              {@code Ringbus-Event-Id} that ends in a number (an outbox's prefix and
+ *                              row id) is a duplicate, with no time window, when its number is at or
+ *                              below the highest stored for that prefix and key (each key counts its
+ *                              prefix and key characters twice plus {@value #KEY_DEDUP_ENTRY_OVERHEAD}
+ *                              bytes; past the bound the least recently updated key is forgotten,
+ *                              counted, and falls back to the duplicate window). Opt-in: correct only
+ *                              for publishers that never store a key's number N+1 before N (see
+ *                              docs/outbox.md, "JetStream sink: duplicates")
  * @param replicas              copies kept by a clustered store (JetStream R1..R5); 1 for the local log
  * @param retention             whether messages stay until a limit removes them, or go once consumed
  * @param admission             what the stream admits: the limits' discard policy, the largest message,
@@ -34,7 +44,8 @@ import java.util.Objects;
  *                              {@code storage: memory}: never forced, gone at a restart)
  */
 public record StreamConfig(String name, List<String> subjects, Duration maxAge, long maxBytes, long maxMessages,
-                           long maxMessagesPerSubject, Duration duplicateWindow, long duplicateWindowBytes, int replicas,
+                           long maxMessagesPerSubject, Duration duplicateWindow, long duplicateWindowBytes,
+                           long keyDedupBytes, int replicas,
                            Retention retention, Admission admission, Medium medium) {
     /** When stored messages go, besides the limits (JetStream's retention policies). */
     public enum Retention {
@@ -113,6 +124,12 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
     public static final long MIN_DUPLICATE_WINDOW_BYTES = 1024;
     /** What one remembered id costs besides its characters (map entry, string, sequence), in bytes. */
     public static final int DUPLICATE_ENTRY_OVERHEAD = 128;
+    /** The {@link #keyDedupBytes()} a stream that turns per-key outbox ids on gets unless it says: 4 MiB. */
+    public static final long DEFAULT_KEY_DEDUP_BYTES = 4L << 20;
+    /** The smallest {@link #keyDedupBytes()} accepted when on: room for a few keys. */
+    public static final long MIN_KEY_DEDUP_BYTES = 1024;
+    /** What one remembered key costs besides its characters (map entry, strings, numbers), in bytes. */
+    public static final int KEY_DEDUP_ENTRY_OVERHEAD = 128;
 
     /**
      * Checks every field.
@@ -146,6 +163,10 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
         if (duplicateWindowBytes < MIN_DUPLICATE_WINDOW_BYTES) {
             throw new IllegalArgumentException("duplicateWindowBytes must be at least " + MIN_DUPLICATE_WINDOW_BYTES
                     + ": duplicateWindowBytes=" + duplicateWindowBytes);
+        }
+        if (keyDedupBytes != 0 && keyDedupBytes < MIN_KEY_DEDUP_BYTES) {
+            throw new IllegalArgumentException("keyDedupBytes must be 0 (off) or at least " + MIN_KEY_DEDUP_BYTES
+                    + ": keyDedupBytes=" + keyDedupBytes);
         }
         Objects.requireNonNull(retention, "retention");
         if (replicas < 1 || replicas > 5) {
@@ -229,7 +250,7 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
             }
         }
         return new StreamConfig(name.toString(), List.of(subjects), null, -1, -1, -1, DEFAULT_DUPLICATE_WINDOW,
-                DEFAULT_DUPLICATE_WINDOW_BYTES, 1, Retention.LIMITS, Admission.DEFAULT, Medium.FILE);
+                DEFAULT_DUPLICATE_WINDOW_BYTES, 0, 1, Retention.LIMITS, Admission.DEFAULT, Medium.FILE);
     }
 
     /**
@@ -238,7 +259,7 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
      */
     public StreamConfig withSubjects(List<String> patterns) {
         return new StreamConfig(name, patterns, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, duplicateWindowBytes, replicas, retention, admission, medium);
+                duplicateWindow, duplicateWindowBytes, keyDedupBytes, replicas, retention, admission, medium);
     }
 
     /**
@@ -247,7 +268,7 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
      */
     public StreamConfig withMedium(Medium where) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, duplicateWindowBytes, replicas, retention, admission, where);
+                duplicateWindow, duplicateWindowBytes, keyDedupBytes, replicas, retention, admission, where);
     }
 
     /**
@@ -256,7 +277,7 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
      */
     public StreamConfig withAdmission(Admission rules) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, duplicateWindowBytes, replicas, retention, rules, medium);
+                duplicateWindow, duplicateWindowBytes, keyDedupBytes, replicas, retention, rules, medium);
     }
 
     /**
@@ -265,7 +286,7 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
      */
     public StreamConfig withName(String newName) {
         return new StreamConfig(newName, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, duplicateWindowBytes, replicas, retention, admission, medium);
+                duplicateWindow, duplicateWindowBytes, keyDedupBytes, replicas, retention, admission, medium);
     }
 
     /**
@@ -274,7 +295,7 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
      */
     public StreamConfig withMaxAge(Duration age) {
         return new StreamConfig(name, subjects, age, maxBytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, duplicateWindowBytes, replicas, retention, admission, medium);
+                duplicateWindow, duplicateWindowBytes, keyDedupBytes, replicas, retention, admission, medium);
     }
 
     /**
@@ -283,7 +304,7 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
      */
     public StreamConfig withMaxBytes(long bytes) {
         return new StreamConfig(name, subjects, maxAge, bytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, duplicateWindowBytes, replicas, retention, admission, medium);
+                duplicateWindow, duplicateWindowBytes, keyDedupBytes, replicas, retention, admission, medium);
     }
 
     /**
@@ -292,7 +313,7 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
      */
     public StreamConfig withMaxMessages(long messages) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, messages, maxMessagesPerSubject,
-                duplicateWindow, duplicateWindowBytes, replicas, retention, admission, medium);
+                duplicateWindow, duplicateWindowBytes, keyDedupBytes, replicas, retention, admission, medium);
     }
 
     /**
@@ -301,7 +322,7 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
      */
     public StreamConfig withMaxMessagesPerSubject(long perSubject) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, perSubject, duplicateWindow,
-                duplicateWindowBytes, replicas, retention, admission, medium);
+                duplicateWindowBytes, keyDedupBytes, replicas, retention, admission, medium);
     }
 
     /**
@@ -310,7 +331,7 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
      */
     public StreamConfig withDuplicateWindow(Duration window) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject, window,
-                duplicateWindowBytes, replicas, retention, admission, medium);
+                duplicateWindowBytes, keyDedupBytes, replicas, retention, admission, medium);
     }
 
     /**
@@ -319,7 +340,17 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
      */
     public StreamConfig withDuplicateWindowBytes(long bytes) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, bytes, replicas, retention, admission, medium);
+                duplicateWindow, bytes, keyDedupBytes, replicas, retention, admission, medium);
+    }
+
+    /**
+     * @param bytes 0 to turn per-key outbox ids off, or the most memory they may take (see
+     *              {@link #keyDedupBytes()})
+     * @return a copy with that setting
+     */
+    public StreamConfig withKeyDedupBytes(long bytes) {
+        return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
+                duplicateWindow, duplicateWindowBytes, bytes, replicas, retention, admission, medium);
     }
 
     /**
@@ -328,7 +359,7 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
      */
     public StreamConfig withRetention(Retention policy) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, duplicateWindowBytes, replicas, policy, admission, medium);
+                duplicateWindow, duplicateWindowBytes, keyDedupBytes, replicas, policy, admission, medium);
     }
 
     /**
@@ -337,7 +368,7 @@ public record StreamConfig(String name, List<String> subjects, Duration maxAge, 
      */
     public StreamConfig withReplicas(int count) {
         return new StreamConfig(name, subjects, maxAge, maxBytes, maxMessages, maxMessagesPerSubject,
-                duplicateWindow, duplicateWindowBytes, count,
+                duplicateWindow, duplicateWindowBytes, keyDedupBytes, count,
                 retention, admission, medium);
     }
 }

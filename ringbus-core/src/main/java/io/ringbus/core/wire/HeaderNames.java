@@ -41,6 +41,14 @@ public final class HeaderNames {
     /** A pull request's end: the bytes it had left. */
     public static final String PENDING_BYTES = "Nats-Pending-Bytes";
 
+    /**
+     * An outbox event's id (ringbus-outbox): its prefix and its row id, increasing per key. A stream
+     * with per-key outbox ids on drops a message whose number is not above its key's last.
+     */
+    public static final String EVENT_ID = "Ringbus-Event-Id";
+    /** An outbox event's ordering key (ringbus-outbox). */
+    public static final String KEY = "Ringbus-Key";
+
     private HeaderNames() {
     }
 }

@@ -73,6 +73,14 @@ final class ApiJson {
             state.put("num_deleted", info.deleted());
         }
         state.put("consumer_count", 0);
+        if (stream.config().keyDedupBytes() > 0) { // ringbus only, as the config's ringbus_key_dedup_bytes
+            StreamInfo.KeyedIds keyed = info.keyedIds();
+            ObjectNode ids = state.putObject("ringbus_key_dedup");
+            ids.put("keys", keyed.keys());
+            ids.put("bytes", keyed.bytes());
+            ids.put("evicted", keyed.evicted());
+            ids.put("duplicates", keyed.duplicates());
+        }
         return state;
     }
 

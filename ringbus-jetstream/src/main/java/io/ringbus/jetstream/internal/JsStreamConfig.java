@@ -40,13 +40,18 @@ import java.util.List;
  * @param allowRollup        Nats-Rollup headers honoured
  * @param discardNewPerSubject discard new per subject
  * @param mirrorOrSources    whether the request named a mirror, sources or republish (not supported)
+ * @param keyDedupBytes      ringbus's own {@code ringbus_key_dedup_bytes}: 0 (off), or the memory the
+ *                           stream's per-key outbox ids may take ({@link StreamConfig#keyDedupBytes()});
+ *                           nats-server ignores the field
  */
 public record JsStreamConfig(String name, String description, List<String> subjects, String retention,
                              long maxConsumers, long maxMsgs, long maxBytes, long maxAgeNanos, long maxMsgsPerSubject,
                              long maxMsgSize, String discard, String storage, int replicas, boolean noAck,
                              long duplicateWindowNanos, boolean allowDirect, boolean mirrorDirect, boolean sealed,
                              boolean denyDelete, boolean denyPurge, boolean allowRollup, boolean discardNewPerSubject,
-                             boolean mirrorOrSources) {
+                             boolean mirrorOrSources, long keyDedupBytes) {
+    /** The request's field that turns per-key outbox ids on (ringbus only; nats-server ignores unknown fields). */
+    static final String KEY_DEDUP_FIELD = "ringbus_key_dedup_bytes";
     /** nats-server's longest stream name (JSMaxNameLen). */
     static final int MAX_NAME = 255;
     /** nats-server's longest description (JSMaxDescriptionLen). */
@@ -84,7 +89,7 @@ public record JsStreamConfig(String name, String description, List<String> subje
                 (int) number(json.get("num_replicas")), flag(json.get("no_ack")), number(json.get("duplicate_window")),
                 flag(json.get("allow_direct")), flag(json.get("mirror_direct")), flag(json.get("sealed")),
                 flag(json.get("deny_delete")), flag(json.get("deny_purge")), flag(json.get("allow_rollup_hdrs")),
-                flag(json.get("discard_new_per_subject")), elsewhere);
+                flag(json.get("discard_new_per_subject")), elsewhere, number(json.get(KEY_DEDUP_FIELD)));
     }
 
     /**
@@ -151,11 +156,15 @@ public record JsStreamConfig(String name, String description, List<String> subje
             }
         }
         StreamSubjects.requireNoOverlap(subs);
+        if (keyDedupBytes < 0 || keyDedupBytes > 0 && keyDedupBytes < StreamConfig.MIN_KEY_DEDUP_BYTES) {
+            throw ApiError.invalidConfig(KEY_DEDUP_FIELD + " must be 0 (off) or at least "
+                    + StreamConfig.MIN_KEY_DEDUP_BYTES + ": " + keyDedupBytes).failure();
+        }
         return new JsStreamConfig(name, description, subs, retention, maxConsumers == 0 ? -1 : maxConsumers,
                 maxMsgs == 0 ? -1 : maxMsgs, maxBytes == 0 ? -1 : maxBytes, maxAgeNanos,
                 maxMsgsPerSubject == 0 ? -1 : maxMsgsPerSubject, maxMsgSize == 0 ? -1 : maxMsgSize, discard, storage,
                 copies, noAck, window, allowDirect, mirrorDirect, sealed, denyDelete, denyPurge, allowRollup,
-                discardNewPerSubject, mirrorOrSources);
+                discardNewPerSubject, mirrorOrSources, keyDedupBytes);
     }
 
     /**
@@ -196,7 +205,8 @@ public record JsStreamConfig(String name, String description, List<String> subje
         if (maxAgeNanos > 0) {
             config = config.withMaxAge(Duration.ofNanos(maxAgeNanos));
         }
-        return config.withMaxBytes(maxBytes).withMaxMessages(maxMsgs).withMaxMessagesPerSubject(maxMsgsPerSubject);
+        return config.withMaxBytes(maxBytes).withMaxMessages(maxMsgs).withMaxMessagesPerSubject(maxMsgsPerSubject)
+                .withKeyDedupBytes(keyDedupBytes);
     }
 
     /**
@@ -222,7 +232,8 @@ public record JsStreamConfig(String name, String description, List<String> subje
         return new JsStreamConfig(update.name, update.description, update.subjects, update.retention,
                 update.maxConsumers, update.maxMsgs, update.maxBytes, 0, update.maxMsgsPerSubject, update.maxMsgSize,
                 "new", update.storage, update.replicas, update.noAck, update.duplicateWindowNanos, update.allowDirect,
-                update.mirrorDirect, true, true, true, false, update.discardNewPerSubject, update.mirrorOrSources);
+                update.mirrorDirect, true, true, true, false, update.discardNewPerSubject, update.mirrorOrSources,
+                update.keyDedupBytes);
     }
 
     /** @return the configuration a stream registered with {@code --durable} has, in JetStream's terms */
@@ -235,7 +246,7 @@ public record JsStreamConfig(String name, String description, List<String> subje
                 admits.discard() == StreamConfig.Discard.NEW ? "new" : "old",
                 store.medium() == StreamConfig.Medium.MEMORY ? "memory" : "file", store.replicas(), false,
                 store.duplicateWindow().toNanos(), false, false, admits.sealed(), false, false, admits.allowRollup(),
-                admits.discardNewPerSubject(), false);
+                admits.discardNewPerSubject(), false, store.keyDedupBytes());
     }
 
     /** @return the configuration as nats-server 2.9.10 writes it, fields in its order */
@@ -270,6 +281,9 @@ public record JsStreamConfig(String name, String description, List<String> subje
         json.put("deny_delete", denyDelete);
         json.put("deny_purge", denyPurge);
         json.put("allow_rollup_hdrs", allowRollup);
+        if (keyDedupBytes > 0) {
+            json.put(KEY_DEDUP_FIELD, keyDedupBytes);
+        }
         return json;
     }
 

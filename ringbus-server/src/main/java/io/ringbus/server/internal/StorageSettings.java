@@ -30,7 +30,7 @@ import java.util.Objects;
  * <pre>
  * storage.durable.&lt;pattern&gt; = [SCOPE] [name=NAME] [max_age=DURATION] [max_bytes=SIZE]
  *                               [max_messages=N] [max_messages_per_subject=N] [duplicate_window=DURATION]
- *                               [duplicate_window_bytes=SIZE]
+ *                               [duplicate_window_bytes=SIZE] [key_dedup_bytes=SIZE]
  * --durable '&lt;pattern&gt;[=&lt;spec&gt;]'
  * </pre>
  *
@@ -56,7 +56,10 @@ public final class StorageSettings {
                     "How long a Nats-Msg-Id is remembered: a repeat within it is acknowledged, not stored."),
             ConfigKey.of("duplicate_window_bytes", ConfigKey.SIZE,
                     ConfigFile.sizeText(StreamConfig.DEFAULT_DUPLICATE_WINDOW_BYTES), "The memory the duplicate "
-                    + "window's ids may take."));
+                    + "window's ids may take."),
+            ConfigKey.of("key_dedup_bytes", ConfigKey.SIZE, "0 (off)", "Per-key outbox ids, opt-in: the memory "
+                    + "they may take (4m is a good start); a message with Ringbus-Key and a Ringbus-Event-Id whose "
+                    + "number is not above its key's last is a duplicate with no time window (docs/outbox.md)."));
 
     private Path dir = DEFAULT_DIR;
     private FsyncPolicy policy = FsyncPolicy.ALWAYS;
@@ -179,6 +182,7 @@ public final class StorageSettings {
                 case "max_messages_per_subject" -> stream.withMaxMessagesPerSubject(number(value));
                 case "duplicate_window" -> stream.withDuplicateWindow(Durations.parse(value));
                 case "duplicate_window_bytes" -> stream.withDuplicateWindowBytes(ConfigFile.size(value));
+                case "key_dedup_bytes" -> stream.withKeyDedupBytes(ConfigFile.size(value));
                 default -> throw new IllegalArgumentException("unknown option of durable '" + pattern + "': '" + word
                         + "' (" + String.join(", ", SPEC_WORDS.stream().map(ConfigKey::name).toList()) + ")");
             };

@@ -12,8 +12,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Objects;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -72,19 +70,16 @@ public final class SegmentLog implements AutoCloseable {
      * taken by the flusher after it read the sequence it will report (see {@link #forceAppended}).
      */
     private final AtomicBoolean directoryUnsynced = new AtomicBoolean();
-    /**
-     * Segments retention dropped, unlinked by the flusher (with the directory forced after), not
-     * by the appending thread: an unlink waits for the file system's journal, which the flusher's
-     * forces keep busy.
-     */
-    private final Queue<Segment> retired = new ConcurrentLinkedQueue<>();
+    /** Segments retention dropped, waiting for the flusher to unlink them. */
+    private final RetiredSegments retired;
     /** Every record up to here was consumed (a work queue's ack floor): its segments may go. Under appendLock. */
     private long consumedThrough;
 
-    private SegmentLog(Path dir, LogConfig config, DurableFiles files, LogRecovery recovery) {
+    private SegmentLog(Path dir, LogConfig config, DurableFiles files, LogRecovery recovery, LogCheckpoint checkpoint) {
         this.dir = dir;
         this.config = config;
         this.files = files;
+        this.retired = new RetiredSegments(checkpoint);
         Segment[] segments = recovery.segments();
         this.segments = segments;
         this.truncatedTailBytes = recovery.truncatedBytes();
@@ -119,22 +114,32 @@ public final class SegmentLog implements AutoCloseable {
         return open(dir, config, new DurableFiles(config.policy() != FsyncPolicy.OS));
     }
 
+    /** As {@link #open(Path, LogConfig, DurableFiles, LogCheckpoint)} without a checkpoint. */
+    public static SegmentLog open(Path dir, LogConfig config, DurableFiles files) {
+        return open(dir, config, files, null);
+    }
+
     /**
      * As {@link #open(Path, LogConfig)}, creating, renaming and deleting files through {@code files}
-     * (the store's, which counts them).
+     * (the store's, which counts them), with state that retention must not outrun: {@code checkpoint}
+     * is opened after recovery, before retention first runs (see {@link LogCheckpoint}).
      *
-     * @param dir    the log's own directory
-     * @param config how to store, force and retain
-     * @param files  the durability discipline for names
+     * @param dir        the log's own directory
+     * @param config     how to store, force and retain
+     * @param files      the durability discipline for names
+     * @param checkpoint the state kept ahead of retention, or null
      * @return the open log, with its flusher thread started
      * @throws UncheckedIOException if the directory or a segment cannot be read or repaired
      */
-    public static SegmentLog open(Path dir, LogConfig config, DurableFiles files) {
+    public static SegmentLog open(Path dir, LogConfig config, DurableFiles files, LogCheckpoint checkpoint) {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(files, "files");
         LogRecovery recovery = LogRecovery.recover(dir, files);
-        SegmentLog log = new SegmentLog(dir, config, files, recovery);
+        SegmentLog log = new SegmentLog(dir, config, files, recovery, checkpoint);
+        if (checkpoint != null) {
+            checkpoint.opened(log);
+        }
         log.applyRetention();
         if (log.flusher != null) {
             log.flusher.start();
@@ -215,6 +220,7 @@ public final class SegmentLog implements AutoCloseable {
         } else {
             sealQuietly(current[current.length - 1], false); // OS: written now, forced by nobody
         }
+        retired.rolled(base - 1);
         retain();
         return created;
     }
@@ -242,14 +248,18 @@ public final class SegmentLog implements AutoCloseable {
             return;
         }
         segments = Arrays.copyOfRange(current, drop, current.length);
+        boolean deferred = flusher != null && !closed; // else deleted here, once the checkpoint saved
+        boolean may = deferred || retired.mayDelete(flusher == null ? lastSequence : flusher.durableSequence());
         for (int i = 0; i < drop; i++) {
             LOG.debug("{}: deleted by retention", current[i].logFile);
             try {
-                if (flusher != null && !closed) {
+                if (deferred) {
                     retired.add(current[i]); // the flusher unlinks it and forces the directory
                     flusher.request();
-                } else {
+                } else if (may) {
                     current[i].delete();
+                } else {
+                    closeQuietly(current[i]);
                 }
             } catch (IOException e) {
                 LOG.warn("{}: retention could not delete it: {}", current[i].logFile, e.toString());
@@ -344,7 +354,7 @@ public final class SegmentLog implements AutoCloseable {
      * @return the sequence now durable
      */
     long forceAppended(long durable) throws IOException {
-        unlinkRetired();
+        retired.unlink(durable, directoryUnsynced);
         long target = lastSequence;
         // Taken after the sequence is read: a roll marks its new name before appending into it, so
         // a record in target's range has its name's mark seen here, or forced by an earlier force.
@@ -379,6 +389,9 @@ public final class SegmentLog implements AutoCloseable {
                 throw e;
             }
         }
+        if (retired.checkpointed()) {
+            retired.unlink(target, directoryUnsynced); // those the checkpoint held back until its records were forced
+        }
         return target;
     }
 
@@ -409,18 +422,6 @@ public final class SegmentLog implements AutoCloseable {
         } catch (IOException e) {
             LOG.warn("{}: seal not written ({}): the next open scans the segment", segment.indexFile, e.toString());
             return false;
-        }
-    }
-
-    /** Unlinks the segments retention dropped (flusher, or close); the directory is forced after. */
-    private void unlinkRetired() {
-        for (Segment segment = retired.poll(); segment != null; segment = retired.poll()) {
-            try {
-                segment.unlink();
-            } catch (IOException e) {
-                LOG.warn("{}: retention could not delete it: {}", segment.logFile, e.toString());
-            }
-            directoryUnsynced.set(true);
         }
     }
 
@@ -565,7 +566,7 @@ public final class SegmentLog implements AutoCloseable {
                 forcing = active.indexFile;
                 active.forceIndex(); // the next open scans only what was appended after this
                 indexFsyncs.incrementAndGet();
-                unlinkRetired();
+                retired.unlink(lastSequence, directoryUnsynced);
                 if (directoryUnsynced.getAndSet(false)) {
                     forcing = dir;
                     files.syncDirectory(dir); // names a roll or retention changed since the last force

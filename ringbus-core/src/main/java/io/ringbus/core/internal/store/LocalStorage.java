@@ -403,6 +403,7 @@ public final class LocalStorage implements Storage {
                 }
             }
             Files.deleteIfExists(streamDir.resolve(Removals.NAME));
+            Files.deleteIfExists(streamDir.resolve(KeyedIdsFile.NAME)); // a memory stream forgets its outbox ids too
         } catch (IOException e) {
             throw new StorageException("cannot empty memory stream " + streamDir + ": " + e, e);
         }

@@ -29,7 +29,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -52,11 +51,8 @@ final class LocalStream implements StoredStream {
     private static final Logger LOG = LoggerFactory.getLogger(LocalStream.class);
     /** JetStream's {@code JSInsufficientResourcesErr}. */
     static final int INSUFFICIENT_RESOURCES = 10023;
-    /**
-     * A stream with a byte or message limit rolls its segments at this fraction of the limit, so
-     * that retention, which deletes whole segments, can hold the limit (see {@link LogConfig}).
-     */
-    static final int SEGMENTS_PER_LIMIT = 8;
+    /** See {@link StreamLogConfig#SEGMENTS_PER_LIMIT}. */
+    static final int SEGMENTS_PER_LIMIT = StreamLogConfig.SEGMENTS_PER_LIMIT;
 
     private final Path dir;
     private final StreamConfig config;
@@ -67,6 +63,8 @@ final class LocalStream implements StoredStream {
     private final DurableFiles files;
     private final ReentrantLock appendLock = new ReentrantLock();
     private final Duplicates duplicates;
+    /** Per-key outbox ids ({@link StreamConfig#keyDedupBytes()}), or null when off. */
+    private final KeyedIdsCheckpoint keyed;
     /** Appended, not yet durable: their acknowledgements and the bytes they hold. */
     private final PendingAcks pending;
     /** {@link #checkOpen}, made once: an append that waits for room passes it without allocating. */
@@ -96,8 +94,9 @@ final class LocalStream implements StoredStream {
     private long openReadBytes;
 
     private LocalStream(Path dir, StreamConfig config, SegmentLog log, FsyncPolicy policy, long maxPendingBytes,
-                        DurableFiles files, Removals removals, StoreUsage usage) {
+                        DurableFiles files, Removals removals, StoreUsage usage, KeyedIdsCheckpoint keyed) {
         this.dir = dir;
+        this.keyed = keyed;
         this.usage = usage;
         this.removals = removals;
         this.files = files;
@@ -122,16 +121,12 @@ final class LocalStream implements StoredStream {
             throw new StorageException("cannot open stream '" + config.name() + "' in " + dir + ": " + e
                     + " (check that the directory and its files are readable and writable by this user)", e);
         }
-        // Discard new: the log keeps every record; the stream refuses what would pass a limit (AppendRules).
-        boolean discardsOld = config.admission().discard() == StreamConfig.Discard.OLD;
-        LogConfig logConfig = LogConfig.builder().policy(policy).intervalMillis(intervalMillis)
-                .segmentBytes(segmentBytes(config, segmentBytes)).segmentRecords(segmentRecords(config))
-                .maxBytes(discardsOld ? Math.max(0, config.maxBytes()) : 0)
-                .maxRecords(discardsOld ? Math.max(0, config.maxMessages()) : 0)
-                .maxAge(config.maxAge() == null ? Duration.ZERO : config.maxAge()).build();
+        LogConfig logConfig = StreamLogConfig.of(config, policy, intervalMillis, segmentBytes);
+        KeyedIdsCheckpoint keyed = config.keyDedupBytes() == 0 ? null : new KeyedIdsCheckpoint(config.name(),
+                config.keyDedupBytes(), new KeyedIdsFile(dir.resolve(KeyedIdsFile.NAME), files));
         SegmentLog log;
         try {
-            log = SegmentLog.open(dir.resolve("log"), logConfig, files);
+            log = SegmentLog.open(dir.resolve("log"), logConfig, files, keyed);
         } catch (UncheckedIOException e) {
             throw new StorageException("cannot open stream '" + config.name() + "': " + e.getMessage(), e);
         }
@@ -143,8 +138,9 @@ final class LocalStream implements StoredStream {
             log.close();
             throw new StorageException("cannot open stream '" + config.name() + "' in " + dir + ": " + e, e);
         }
-        LocalStream stream = new LocalStream(dir, config, log, policy, maxPendingBytes, files, removals, usage);
-        long ids = stream.duplicates.rebuild(log, config.duplicateWindow().toMillis());
+        LocalStream stream = new LocalStream(dir, config, log, policy, maxPendingBytes, files, removals, usage, keyed);
+        long ids = stream.duplicates.rebuild(log, config.duplicateWindow().toMillis())
+                + (keyed == null ? 0 : keyed.openReadBytes());
         long history = stream.history == null ? 0 : stream.history.rebuild(log);
         LogStats stats = log.stats();
         stream.openReadBytes = stats.openReadBytes() + ids + history;
@@ -153,23 +149,6 @@ final class LocalStream implements StoredStream {
                 (System.nanoTime() - started) / 1_000_000, stats.records(), stats.bytes(), stats.segments(),
                 stats.openScannedSegments(), stream.openReadBytes, stats.openReadBytes(), ids, history);
         return stream;
-    }
-
-    /**
-     * @return the store's segment size, or a {@link #SEGMENTS_PER_LIMIT}th of the stream's byte limit
-     *         when smaller (at least {@link LogConfig#MIN_SEGMENT_BYTES})
-     */
-    static long segmentBytes(StreamConfig config, long storeSegmentBytes) {
-        if (config.maxBytes() <= 0) {
-            return storeSegmentBytes;
-        }
-        long fraction = Math.max(LogConfig.MIN_SEGMENT_BYTES, config.maxBytes() / SEGMENTS_PER_LIMIT);
-        return Math.min(storeSegmentBytes, fraction);
-    }
-
-    /** @return a {@link #SEGMENTS_PER_LIMIT}th of the stream's message limit (at least 1), 0 without one */
-    static long segmentRecords(StreamConfig config) {
-        return config.maxMessages() <= 0 ? 0 : Math.max(1, config.maxMessages() / SEGMENTS_PER_LIMIT);
     }
 
     void checkSubjects(StreamConfig other) {
@@ -239,6 +218,7 @@ final class LocalStream implements StoredStream {
             throw PublishRejectedException.headersTooLarge();
         }
         AppendRules.Expectations expected = AppendRules.read(h);
+        KeyedIds.Id keyedId = keyed == null || headerBlock == null ? null : KeyedIds.parse(h);
         int size = body.length + (headerBlock == null ? 0 : headerBlock.length);
         int bytes = size + subject.length();
         if (usage.exceeded()) {
@@ -267,6 +247,11 @@ final class LocalStream implements StoredStream {
                     return CompletableFuture.completedFuture(new PublishAck(config.name(), earlier, true));
                 }
             }
+            long keyedEarlier = keyedId == null ? 0 : keyed.ids().duplicateOf(keyedId);
+            if (keyedEarlier > 0) { // a redelivered outbox row, acknowledged as a Nats-Msg-Id duplicate is
+                pending.release(bytes);
+                return CompletableFuture.completedFuture(new PublishAck(config.name(), keyedEarlier, true));
+            }
             PublishRejectedException refused = AppendRules.refusal(config, state, subject, size, expected);
             if (refused != null) {
                 pending.release(bytes);
@@ -284,6 +269,9 @@ final class LocalStream implements StoredStream {
             }
             if (msgId != null) {
                 duplicates.remember(msgId, sequence, System.currentTimeMillis());
+            }
+            if (keyedId != null) {
+                keyed.ids().remember(keyedId, sequence);
             }
             if (history != null) {
                 history.appended(subject, sequence);
@@ -496,11 +484,13 @@ final class LocalStream implements StoredStream {
         long ids;
         long idBytes;
         long forgotten;
+        StreamInfo.KeyedIds keyedIds;
         appendLock.lock(); // the ids change under it
         try {
             ids = duplicates.size();
             idBytes = duplicates.bytes();
             forgotten = duplicates.forgotten();
+            keyedIds = keyed == null ? StreamInfo.KeyedIds.NONE : keyed.ids().figures();
         } finally {
             appendLock.unlock();
         }
@@ -509,7 +499,7 @@ final class LocalStream implements StoredStream {
         long messages = held(first, last);
         long subjects = lastsBuilt ? lasts.subjects(first, this::isSuperseded) : -1;
         return new StreamInfo(config.name(), messages, stats.bytes(), first, last, ids, idBytes, forgotten,
-                last < first ? 0 : last - first + 1 - messages, subjects);
+                last < first ? 0 : last - first + 1 - messages, subjects, keyedIds);
     }
 
     /** @return the first sequence held, {@code last + 1} when none is */

@@ -222,7 +222,11 @@ final class Varz {
                 json.field("messages", info.messages()).field("bytes", info.bytes())
                         .field("first_seq", info.firstSequence()).field("last_seq", info.lastSequence())
                         .field("duplicate_ids", info.duplicateIds()).field("duplicate_bytes", info.duplicateBytes())
-                        .field("duplicates_forgotten", info.duplicatesForgotten());
+                        .field("duplicates_forgotten", info.duplicatesForgotten())
+                        .field("key_dedup_keys", info.keyedIds().keys())
+                        .field("key_dedup_bytes", info.keyedIds().bytes())
+                        .field("key_dedup_evicted", info.keyedIds().evicted())
+                        .field("key_dedup_duplicates", info.keyedIds().duplicates());
             } catch (RuntimeException closedOrFailed) {
                 json.field("error", String.valueOf(closedOrFailed.getMessage()));
             }
