@@ -125,7 +125,7 @@ final class KillScenario {
             Files.createFile(stop);
             Duration load = Duration.ofNanos(System.nanoTime() - started);
             long streamMessages = drain(transport.url(), ordersSchema, billingSchema, outbox, orders, billing);
-            return new Result(BillingAudit.of(ordersSchema, billingSchema), Map.copyOf(kills),
+            return new Result(BillingAudit.of(ordersSchema, billingSchema), new EnumMap<>(kills),
                     count(billing, "duplicate "), pubAckDuplicates(orders), count(billing, "ack-timeout "),
                     count(billing, "refused "), streamMessages, outbox.counts().dead(),
                     inboxIds(billingSchema), load);

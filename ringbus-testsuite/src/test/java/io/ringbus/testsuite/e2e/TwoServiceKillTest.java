@@ -21,10 +21,18 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>The short run (about 20 s of load per transport) is part of the build. {@code bin/soak-outbox}
  * runs the same code for {@code -Dringbus.soak.minutes} per transport and prints the figures
- * ({@code -Dringbus.soak.rate} orders/s, {@code -Dringbus.soak.kill-gap-seconds}).
+ * ({@code -Dringbus.soak.rate} orders/s, default 100; {@code -Dringbus.soak.kill-gap-seconds}, the mean
+ * time between two kills, default 5).
  */
 class TwoServiceKillTest {
     private static final long SEED = 31;
+    private static final int KEYS = 30;
+    /**
+     * Billing consumers: each is strictly ordered ({@code max_ack_pending} 1), so its pace is one
+     * acknowledgment's round trip (on ringbus-server an {@code ackSync} also waits for the consumer's
+     * state to be fsynced); six share the load.
+     */
+    private static final int PARTITIONS = 6;
 
     @TempDir
     Path work;
@@ -44,12 +52,12 @@ class TwoServiceKillTest {
         String minutes = System.getProperty("ringbus.soak.minutes");
         KillScenario.Settings settings;
         if (minutes == null) {
-            settings = new KillScenario.Settings(transport, Duration.ofSeconds(20), 30, 3, 3, 100,
+            settings = new KillScenario.Settings(transport, Duration.ofSeconds(20), KEYS, PARTITIONS, 3, 100,
                     Duration.ofSeconds(2), Duration.ofSeconds(120), SEED);
         } else {
             Duration load = Duration.ofSeconds(Math.round(Double.parseDouble(minutes) * 60));
-            settings = new KillScenario.Settings(transport, load, 30, 3, 4,
-                    Double.parseDouble(System.getProperty("ringbus.soak.rate", "150")),
+            settings = new KillScenario.Settings(transport, load, KEYS, PARTITIONS, 4,
+                    Double.parseDouble(System.getProperty("ringbus.soak.rate", "100")),
                     Duration.ofSeconds(Long.parseLong(System.getProperty("ringbus.soak.kill-gap-seconds", "5"))),
                     Duration.ofSeconds(Math.max(120, load.toSeconds() / 4)), SEED);
         }
@@ -66,7 +74,7 @@ class TwoServiceKillTest {
         assertThat(audit.phantom()).as("billing rows of orders that never committed").isEmpty();
         assertThat(audit.billingRows()).as("one billing row per committed order").isEqualTo(audit.orders());
         assertThat(audit.outOfOrder()).as("billing applies out of a customer's commit order").isEmpty();
-        assertThat(audit.keys()).as("customers billed").isEqualTo(30);
+        assertThat(audit.keys()).as("customers billed").isEqualTo(KEYS);
         assertThat(result.inboxIds()).as("event ids the inbox recorded").isEqualTo(audit.orders());
         assertThat(result.deadLetters()).as("outbox dead letters").isZero();
         assertThat(result.refused()).as("messages the inbox refused").isZero();
