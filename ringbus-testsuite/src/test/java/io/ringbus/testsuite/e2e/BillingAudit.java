@@ -80,10 +80,10 @@ record BillingAudit(long orders, long billingRows, List<Long> missing, List<Long
         }
     }
 
-    /** @return the committed orders (for a drain condition) */
-    static long committedOrders(String ordersSchema) throws SQLException {
+    /** @return the rows of a table ({@code schema.table}) */
+    static long rows(String table) throws SQLException {
         try (Connection c = DriverManager.getConnection(E2eTables.PG_URL); Statement s = c.createStatement()) {
-            return single(s, "SELECT count(*) FROM " + ordersSchema + ".orders");
+            return single(s, "SELECT count(*) FROM " + table);
         }
     }
 

@@ -11,6 +11,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -27,9 +28,13 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Arguments: {@code --schema --nats --keys --partitions --producers --rate --seed --stop-file}.
  * Prints {@code order-service started}, then every 500 ms {@code stats committed=N pubdup=M}; the
- * producers stop once the stop file exists (the relay goes on draining).
+ * producers stop once the stop file exists (the relay goes on draining), and then it prints
+ * {@value #PRODUCERS_STOPPED}.
  */
 final class OrderService {
+    /** Printed once every producer has seen the stop file and returned: no order commits after it. */
+    static final String PRODUCERS_STOPPED = "producers stopped";
+
     private OrderService() {
     }
 
@@ -53,15 +58,24 @@ final class OrderService {
         LongAdder committed = new LongAdder();
         Path stop = Path.of(a.text("stop-file"));
         long intervalNanos = producers == 0 ? 0 : (long) (TimeUnit.SECONDS.toNanos(1) * producers / a.decimal("rate"));
+        CountDownLatch running = new CountDownLatch(producers);
         for (int p = 0; p < producers; p++) {
             Random random = new Random(a.integer("seed") * 31L + p);
             String orders = a.text("schema") + ".orders";
-            Thread.ofPlatform().name("producer-" + p).start(() -> produce(outbox, orders, random, a.integer("keys"),
-                    a.integer("partitions"), intervalNanos, stop, committed));
+            Thread.ofPlatform().name("producer-" + p).start(() -> {
+                produce(outbox, orders, random, a.integer("keys"), a.integer("partitions"), intervalNanos, stop,
+                        committed);
+                running.countDown();
+            });
         }
         System.out.println("order-service started");
+        boolean stopped = false;
         while (true) {
             System.out.println("stats committed=" + committed.sum() + " pubdup=" + sink.duplicates());
+            if (!stopped && running.getCount() == 0) {
+                stopped = true;
+                System.out.println(PRODUCERS_STOPPED);
+            }
             Thread.sleep(500);
         }
     }
