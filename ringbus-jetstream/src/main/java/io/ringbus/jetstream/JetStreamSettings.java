@@ -16,6 +16,8 @@ import java.util.List;
  * jetstream.max_pending_bytes          = N   bytes of API requests queued, all clients together (default 4 MiB)
  * jetstream.max_subjects               = N   subjects of all streams together (default 1,024: every overlap
  *                                            check and a published subject's lookup cost in proportion)
+ * jetstream.max_key_dedup_bytes        = N   the ringbus_key_dedup_bytes of all streams together (default 64 MiB:
+ *                                            the per-key outbox ids live in memory and outlive the messages)
  * </pre>
  *
  * @param enabled                  whether the API is served
@@ -24,9 +26,10 @@ import java.util.List;
  * @param maxPendingPerConnection  requests waiting for one connection
  * @param maxPendingBytes          bytes of requests waiting, all connections together
  * @param maxSubjects              subjects of all streams together
+ * @param maxKeyDedupBytes         the {@code ringbus_key_dedup_bytes} of all streams together
  */
 public record JetStreamSettings(boolean enabled, int maxStreams, int maxPendingRequests, int maxPendingPerConnection,
-                                long maxPendingBytes, int maxSubjects) {
+                                long maxPendingBytes, int maxSubjects, long maxKeyDedupBytes) {
     /** The default {@link #maxStreams()}. */
     public static final int DEFAULT_MAX_STREAMS = 256;
     /** The default {@link #maxPendingRequests()}. */
@@ -37,6 +40,8 @@ public record JetStreamSettings(boolean enabled, int maxStreams, int maxPendingR
     public static final long DEFAULT_MAX_PENDING_BYTES = 4L << 20;
     /** The default {@link #maxSubjects()}. */
     public static final int DEFAULT_MAX_SUBJECTS = 1_024;
+    /** The default {@link #maxKeyDedupBytes()}: 64 MiB, sixteen streams at the 4 MiB docs/outbox.md suggests. */
+    public static final long DEFAULT_MAX_KEY_DEDUP_BYTES = 64L << 20;
 
     /** Every key, without the namespace, for the configuration reference and the check of unknown keys. */
     public static final List<ConfigKey> KEYS = List.of(
@@ -51,7 +56,11 @@ public record JetStreamSettings(boolean enabled, int maxStreams, int maxPendingR
             ConfigKey.of("max_pending_bytes", ConfigKey.INTEGER, String.valueOf(DEFAULT_MAX_PENDING_BYTES),
                     "Bytes of API requests queued, all clients together."),
             ConfigKey.of("max_subjects", ConfigKey.INTEGER, String.valueOf(DEFAULT_MAX_SUBJECTS), "Subjects of all "
-                    + "streams together: every overlap check and a published subject's lookup cost in proportion."));
+                    + "streams together: every overlap check and a published subject's lookup cost in proportion."),
+            ConfigKey.of("max_key_dedup_bytes", ConfigKey.INTEGER, String.valueOf(DEFAULT_MAX_KEY_DEDUP_BYTES),
+                    "The ringbus_key_dedup_bytes of all streams together, --durable ones included: a create or "
+                            + "update past it is refused (the per-key outbox ids live in memory and outlive the "
+                            + "messages)."));
 
     /**
      * Checks every value.
@@ -64,12 +73,14 @@ public record JetStreamSettings(boolean enabled, int maxStreams, int maxPendingR
         positive("max_pending_per_connection", maxPendingPerConnection);
         positive("max_pending_bytes", maxPendingBytes);
         positive("max_subjects", maxSubjects);
+        positive("max_key_dedup_bytes", maxKeyDedupBytes);
     }
 
     /** @return the defaults: enabled */
     public static JetStreamSettings defaults() {
         return new JetStreamSettings(true, DEFAULT_MAX_STREAMS, DEFAULT_MAX_PENDING_REQUESTS,
-                DEFAULT_MAX_PENDING_PER_CONNECTION, DEFAULT_MAX_PENDING_BYTES, DEFAULT_MAX_SUBJECTS);
+                DEFAULT_MAX_PENDING_PER_CONNECTION, DEFAULT_MAX_PENDING_BYTES, DEFAULT_MAX_SUBJECTS,
+                DEFAULT_MAX_KEY_DEDUP_BYTES);
     }
 
     /**
@@ -90,7 +101,20 @@ public record JetStreamSettings(boolean enabled, int maxStreams, int maxPendingR
                 number(settings, "max_pending_requests", DEFAULT_MAX_PENDING_REQUESTS),
                 number(settings, "max_pending_per_connection", DEFAULT_MAX_PENDING_PER_CONNECTION),
                 number(settings, "max_pending_bytes", (int) DEFAULT_MAX_PENDING_BYTES),
-                number(settings, "max_subjects", DEFAULT_MAX_SUBJECTS));
+                number(settings, "max_subjects", DEFAULT_MAX_SUBJECTS),
+                longNumber(settings, "max_key_dedup_bytes", DEFAULT_MAX_KEY_DEDUP_BYTES));
+    }
+
+    private static long longNumber(ExtensionSettings settings, String key, long absent) {
+        String value = settings.get(key).orElse(null);
+        if (value == null) {
+            return absent;
+        }
+        try {
+            return Long.parseLong(value.trim().replace("_", ""));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("jetstream." + key + " must be a number: '" + value + "'");
+        }
     }
 
     private static int number(ExtensionSettings settings, String key, int absent) {

@@ -131,7 +131,8 @@ public final class Inbox {
         String refusal = message.refusal();
         if (refusal != null) {
             if (recordRefused) {
-                sql.recordRefused(connection, message.eventId(), message.key(), message.subject(), refusal,
+                sql.recordRefused(connection, InboxMessage.printable(message.eventId()),
+                        InboxMessage.printable(message.key()), InboxMessage.printable(message.subject()), refusal,
                         message.payload());
             }
             LOG.warn("inbox {}: refused a message unapplied: {} ({})", table, refusal, message);

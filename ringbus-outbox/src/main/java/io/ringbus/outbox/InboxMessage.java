@@ -93,18 +93,30 @@ public record InboxMessage(String eventId, String key, String subject, byte[] pa
             return "event id longer than " + MAX_EVENT_ID_LENGTH + " characters: length=" + eventId.length();
         }
         if (eventId.chars().anyMatch(Character::isISOControl)) {
-            return "event id with a control character: eventId=" + eventId.replaceAll("\\p{Cntrl}", "?");
+            return "event id with a control character: eventId=" + printable(eventId);
         }
         if (key != null && key.length() > MAX_KEY_LENGTH) {
             return "key longer than " + MAX_KEY_LENGTH + " characters: length=" + key.length()
                     + " (eventId=" + eventId + ")";
         }
+        if (key != null && key.chars().anyMatch(Character::isISOControl)) {
+            // PostgreSQL stores no NUL in text: the insert would fail and the message come back for ever
+            return "key with a control character: key=" + printable(key) + " (eventId=" + eventId + ")";
+        }
         return null;
+    }
+
+    /**
+     * @param value a header value as received, or null
+     * @return it with each control character as {@code ?}: fit for a log line and for any database's text
+     */
+    static String printable(String value) {
+        return value == null ? null : value.replaceAll("\\p{Cntrl}", "?");
     }
 
     @Override
     public String toString() {
-        return "InboxMessage[eventId=" + eventId + ", key=" + key + ", subject=" + subject + ", payload="
-                + (payload == null ? "none" : payload.length + " bytes") + "]";
+        return "InboxMessage[eventId=" + printable(eventId) + ", key=" + printable(key) + ", subject="
+                + printable(subject) + ", payload=" + (payload == null ? "none" : payload.length + " bytes") + "]";
     }
 }

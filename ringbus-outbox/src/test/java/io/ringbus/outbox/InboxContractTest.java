@@ -146,6 +146,23 @@ abstract class InboxContractTest {
     }
 
     @Test
+    void controlCharactersAreRefusedAndRecordedOnEveryDatabase() throws SQLException {
+        // On PostgreSQL a NUL in any text column failed the insert: the refusal (or the key's id) was
+        // never committed, process threw, and the message was to be redelivered for ever.
+        InboxResult nulId = inbox.process(connection, new InboxMessage("e-\u0000", "k", "orders.x\u0000", null),
+                effect("e-nul"));
+        InboxResult nulKey = inbox.process(connection, InboxMessage.of("e-9", "k\u0000\n"), effect("e-9"));
+
+        assertThat(nulId.outcome()).isEqualTo(InboxOutcome.REFUSED);
+        assertThat(nulKey).isEqualTo(new InboxResult(InboxOutcome.REFUSED, "e-9",
+                "key with a control character: key=k?? (eventId=e-9)"));
+        assertThat(handlerCalls).hasValue(0);
+        assertThat(ids()).isEmpty();
+        assertThat(rows("SELECT event_id || ' ' || msg_key || ' ' || COALESCE(subject, '-') FROM " + schema
+                + ".ringbus_inbox_dead ORDER BY id")).containsExactly("e-? k orders.x?", "e-9 k?? -");
+    }
+
+    @Test
     void withoutRecordingRefusalsARefusedMessageLeavesNoRow() throws SQLException {
         Inbox quiet = Inbox.builder().schema(schema).recordRefused(false).open(connection);
         assertThat(quiet.process(connection, InboxMessage.of(null, null), effect("none")).outcome())

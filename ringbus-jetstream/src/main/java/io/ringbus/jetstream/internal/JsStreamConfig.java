@@ -89,7 +89,15 @@ public record JsStreamConfig(String name, String description, List<String> subje
                 (int) number(json.get("num_replicas")), flag(json.get("no_ack")), number(json.get("duplicate_window")),
                 flag(json.get("allow_direct")), flag(json.get("mirror_direct")), flag(json.get("sealed")),
                 flag(json.get("deny_delete")), flag(json.get("deny_purge")), flag(json.get("allow_rollup_hdrs")),
-                flag(json.get("discard_new_per_subject")), elsewhere, number(json.get(KEY_DEDUP_FIELD)));
+                flag(json.get("discard_new_per_subject")), elsewhere, keyDedupBytes(json.get(KEY_DEDUP_FIELD)));
+    }
+
+    /** Ringbus's own field: a value nats-server would not read is refused naming it, not as "invalid JSON". */
+    private static long keyDedupBytes(JsonNode value) {
+        if (value != null && !value.isNull() && !(value.isIntegralNumber() && value.canConvertToLong())) {
+            throw ApiError.invalidConfig(KEY_DEDUP_FIELD + " must be a whole number of bytes: " + value).failure();
+        }
+        return number(value);
     }
 
     /**

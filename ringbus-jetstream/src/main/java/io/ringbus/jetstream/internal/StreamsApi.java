@@ -304,6 +304,7 @@ public final class StreamsApi {
             throw ApiError.STREAM_MISMATCH.failure();
         }
         StreamSubjects.requireWithinLimit(config.subjects(), name, catalog.streams(), settings.maxSubjects());
+        KeyDedupLimit.require(config.keyDedupBytes(), name, catalog.streams(), settings.maxKeyDedupBytes());
         if (name.contains("/") || name.contains("\\")) {
             throw ApiError.NAME_WITH_PATH_SEPARATORS.failure();
         }
