@@ -306,6 +306,16 @@ public final class Outbox implements AutoCloseable {
             throw new IllegalArgumentException("key must be null or 1 to " + OutboxBuilder.MAX_KEY_LENGTH
                     + " characters: key length=" + key.length() + " (subject=" + subject + ")");
         }
+        if (key != null) {
+            for (int i = 0; i < key.length(); i++) {
+                if (Character.isISOControl(key.charAt(i))) {
+                    // PostgreSQL refuses NUL in text (the insert would abort the caller's transaction),
+                    // and a line break would end up in the Ringbus-Key header of every sink.
+                    throw new IllegalArgumentException("key must not contain control characters: U+"
+                            + String.format("%04X", (int) key.charAt(i)) + " at index " + i + " (subject=" + subject + ")");
+                }
+            }
+        }
         Objects.requireNonNull(payload, "payload");
         if (payload.length > maxPayloadBytes) {
             throw new IllegalArgumentException("payload too large: " + payload.length + " bytes > maxPayloadBytes="

@@ -276,6 +276,12 @@ abstract class OutboxContractTest {
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1048577").hasMessageContaining("big.one");
             assertThatThrownBy(() -> outbox.append(c, "a.b", "", bytes("x")))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key");
+            assertThatThrownBy(() -> outbox.append(c, "a.b", "k\u0000", bytes("x")))
+                    .as("a NUL PostgreSQL would refuse, after the transaction was spoiled")
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("U+0000 at index 1");
+            assertThatThrownBy(() -> outbox.append(c, "a.b", "k\r\nForged: yes", bytes("x")))
+                    .as("a line break that would end up in the Ringbus-Key header")
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("U+000D");
             outbox.append(c, "good.two", "k", bytes("after"));
             c.commit();
         }
