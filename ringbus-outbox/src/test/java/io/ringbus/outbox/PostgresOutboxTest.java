@@ -93,6 +93,60 @@ class PostgresOutboxTest extends OutboxContractTest {
                 .isLessThanOrEqualTo(elapsedMillis / 20 + 10);
     }
 
+    /**
+     * A backlog's first rows go out after a short claim ({@code RelayLoop.FIRST_CLAIM} rows), not
+     * after a whole batch is claimed and deleted; the claims then double up to the batch size.
+     */
+    @Test
+    void aBacklogsFirstClaimIsShortSoItsFirstRowsGoOutAtOnce() throws Exception {
+        try (Connection c = outbox.dataSource().getConnection()) {
+            c.setAutoCommit(false);
+            for (int i = 0; i < 1_000; i++) {
+                outbox.append(c, "backlog.row", "k" + (i % 50), bytes("e" + i));
+            }
+            c.commit();
+        }
+        java.util.concurrent.CountDownLatch first = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger delivered = new java.util.concurrent.atomic.AtomicInteger();
+        OutboxSink holdingFirst = new OutboxSink() {
+            @Override
+            public String name() {
+                return "holding-first";
+            }
+
+            @Override
+            public int maxConcurrency() {
+                return 16;
+            }
+
+            @Override
+            public java.util.concurrent.CompletionStage<?> deliver(OutboxEvent event) {
+                first.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                delivered.incrementAndGet();
+                return CompletableFuture.completedFuture(null);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Relay relay = outbox.relay().sink(holdingFirst).parallelBatches(1).batchSize(500).start();
+        relays.add(relay);
+        assertThat(first.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(relay.stats().inFlight()).as("rows the first claim took (at most one from each of 32 buckets)")
+                .isBetween(1L, 32L);
+        release.countDown();
+        Await.until("the backlog delivered", () -> delivered.get() == 1_000);
+        Await.until("settled", () -> counts().equals(new OutboxCounts(0, 0, 0)));
+        assertThat(relay.stats().batches()).as("32, 64, 128, 256, then batches of 500").isGreaterThanOrEqualTo(6);
+    }
+
     @Test
     void notifyWakesAnIdleRelayLongBeforeItsPollInterval() throws Exception {
         RecordingSink sink = new RecordingSink();

@@ -41,6 +41,11 @@ public final class RelayLoop implements Runnable, RelayWorker {
     private static final long BALANCE_CHECK_MILLIS = 250;
     /** How long a loop keeps polling at the busy pace after its last claim that found rows. */
     private static final long BUSY_LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    /**
+     * Rows the first claim takes: a backlog's first rows go out after a short claim rather than
+     * after a whole batch's; each claim that finds rows then doubles it, up to the batch size.
+     */
+    static final int FIRST_CLAIM = 32;
     private static final CompletableFuture<Boolean> NOT_DELIVERED = CompletableFuture.completedFuture(false);
     private static final CompletableFuture<Boolean> DELIVERED = CompletableFuture.completedFuture(true);
 
@@ -58,6 +63,8 @@ public final class RelayLoop implements Runnable, RelayWorker {
     private long nextCountNanos;
     private long nextSweepNanos;
     private int lastSettled;
+    /** Rows the next claim takes: {@value #FIRST_CLAIM} at the start, doubling up to the batch size. */
+    private int limit;
     /** Whether this loop counts the rows and sweeps (the relay's first loop): the others only claim. */
     private final boolean housekeeper;
     /**
@@ -92,6 +99,7 @@ public final class RelayLoop implements Runnable, RelayWorker {
         this.routes = new Routes(settings.routes(), routeChannels);
         String suffix = settings.parallelBatches() > 1 ? "-" + index : "";
         this.housekeeper = index == 0;
+        this.limit = Math.min(settings.batchSize(), FIRST_CLAIM);
         this.member = settings.name() + suffix + "@" + ProcessHandle.current().pid() + "-"
                 + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
         this.thread = Thread.ofPlatform().name("ringbus-outbox-" + settings.name() + suffix).daemon(true).unstarted(this);
@@ -221,10 +229,14 @@ public final class RelayLoop implements Runnable, RelayWorker {
     private long drain(Connection connection) throws SQLException {
         while (!closed) {
             leaseIfDue(connection);
+            int asked = limit;
             int claimed = batch(connection);
+            if (claimed > 0) {
+                limit = Math.min(settings.batchSize(), asked * 2);
+            }
             // Not between the full batches of a backlog (unless a whole interval late): the count
             // and the sweep read the table and would hold the claims back.
-            if (housekeeper && (claimed < settings.batchSize() || overdue())) {
+            if (housekeeper && (claimed < asked || overdue())) {
                 housekeeping(connection);
             }
             if (claimed == 0) {
@@ -238,7 +250,7 @@ public final class RelayLoop implements Runnable, RelayWorker {
                 // Everything claimed waits behind rows another relay holds: give it time.
                 return Math.min(settings.pollMillis(), BLOCKED_WAIT_MILLIS);
             }
-            if (claimed < settings.batchSize()) {
+            if (claimed < asked) {
                 // Rows keep coming: look again soon instead of waiting for their NOTIFY, whose
                 // delivery lags under a steady stream of commits (p99 ~40-80 ms at 1,000 commits/s
                 // here, against ~5 ms when looking every 2 ms; see the outbox benchmark).
@@ -251,7 +263,7 @@ public final class RelayLoop implements Runnable, RelayWorker {
     private int batch(Connection connection) throws SQLException {
         long claimNanos = System.nanoTime();
         List<ClaimedRow> rows = statements.leased() ? claimLeased(connection)
-                : statements.claim(connection, settings.batchSize(), settings.eventIdPrefix());
+                : statements.claim(connection, limit, settings.eventIdPrefix());
         lastSettled = 0;
         if (rows.isEmpty()) {
             connection.commit();
@@ -280,7 +292,7 @@ public final class RelayLoop implements Runnable, RelayWorker {
         if (buckets.length == 0) {
             return List.of();
         }
-        int[][] split = shares.split(buckets, settings.batchSize());
+        int[][] split = shares.split(buckets, limit);
         List<ClaimedRow> rows = statements.claimLeased(connection, member, split[0], split[1],
                 settings.eventIdPrefix(), claimDeletes());
         shares.record(split[0], rows);
