@@ -133,7 +133,7 @@ public final class RingbusServerMain implements Callable<Integer> {
     @Option(names = {"--durable"}, paramLabel = "PATTERN[=SPEC]",
             description = "a durable subject pattern, stored before PING is answered and acknowledged with "
                     + "JetStream's PubAck; SPEC: [SCOPE] [name=..] [max_age=..] [max_bytes=..] [max_messages=..] "
-                    + "[max_messages_per_subject=..] [duplicate_window=..] [duplicate_window_bytes=..] (see "
+                    + "[max_messages_per_subject=..] [duplicate_window=..] [duplicate_window_bytes=..] [key_dedup_bytes=..] (see "
                     + "docs/configuration.md); repeatable")
     private List<String> durable;
 
