@@ -218,6 +218,27 @@ public final class DurableFiles {
     }
 
     /**
+     * Forces {@code channel}'s data ({@code fdatasync}: no metadata such as the modification time),
+     * for a write inside a file's existing size and allocation, whose name is already durable: one
+     * device flush, no journal commit. Nothing when not syncing.
+     *
+     * @param channel the open file
+     * @param file    its path, for the observer and the error
+     * @throws IOException naming the file
+     */
+    public void forceData(FileChannel channel, Path file) throws IOException {
+        if (!sync) {
+            return;
+        }
+        try {
+            channel.force(false);
+        } catch (IOException e) {
+            throw new IOException("fdatasync of " + file + " failed: " + e, e);
+        }
+        observer.done(Operation.SYNC_FILE, file);
+    }
+
+    /**
      * @param file a file {@link #replace} writes
      * @return the temporary file it writes first ({@code <file>.tmp})
      */
