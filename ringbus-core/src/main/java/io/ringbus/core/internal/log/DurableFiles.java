@@ -31,6 +31,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       {@code <name>}, and the directory forced: a cut leaves the old content or the new;</li>
  *   <li>{@link #delete}: unlinks, then an {@code fsync} of the directory, so deleted data (retention)
  *       never reappears.</li>
+ *   <li>{@link #forceData}: {@code fdatasync} of a write inside a file's existing size and
+ *       allocation (a document's record in its preallocated region), no name involved.</li>
  * </ul>
  *
  * <p>With {@code sync} false (the {@code OS} policy: ringbus forces nothing) the same operations
