@@ -31,6 +31,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       {@code <name>}, and the directory forced: a cut leaves the old content or the new;</li>
  *   <li>{@link #delete}: unlinks, then an {@code fsync} of the directory, so deleted data (retention)
  *       never reappears.</li>
+ *   <li>{@link #forceData}: {@code fdatasync} of a write inside a file's existing size and
+ *       allocation (a document's record in its preallocated region), no name involved.</li>
  * </ul>
  *
  * <p>With {@code sync} false (the {@code OS} policy: ringbus forces nothing) the same operations
@@ -215,6 +217,27 @@ public final class DurableFiles {
         renames.incrementAndGet();
         observer.done(Operation.RENAME, file);
         syncDirectory(file.toAbsolutePath().getParent());
+    }
+
+    /**
+     * Forces {@code channel}'s data ({@code fdatasync}: no metadata such as the modification time),
+     * for a write inside a file's existing size and allocation, whose name is already durable: one
+     * device flush, no journal commit. Nothing when not syncing.
+     *
+     * @param channel the open file
+     * @param file    its path, for the observer and the error
+     * @throws IOException naming the file
+     */
+    public void forceData(FileChannel channel, Path file) throws IOException {
+        if (!sync) {
+            return;
+        }
+        try {
+            channel.force(false);
+        } catch (IOException e) {
+            throw new IOException("fdatasync of " + file + " failed: " + e, e);
+        }
+        observer.done(Operation.SYNC_FILE, file);
     }
 
     /**

@@ -62,6 +62,8 @@ public final class LocalStorage implements Storage {
     private final FileChannel lockChannel;
     private final FileLock lock;
     private final Map<String, LocalStream> streams = new ConcurrentHashMap<>();
+    /** One per area asked for (each extension's own; a handful): each keeps its documents' tails. */
+    private final Map<String, LocalDocuments> documents = new ConcurrentHashMap<>();
     private final ReentrantLock openLock = new ReentrantLock();
     private final Thread saver;
     private final StoreUsage usage;
@@ -493,7 +495,7 @@ public final class LocalStorage implements Storage {
     @Override
     public io.ringbus.core.Documents documents(String area) {
         StreamConfig.of("x").withName(area); // throws, naming it, unless letters, digits, '-' and '_'
-        return new LocalDocuments(dir.resolve("documents").resolve(area), files);
+        return documents.computeIfAbsent(area, a -> new LocalDocuments(dir.resolve("documents").resolve(a), files));
     }
 
     @Override
