@@ -23,7 +23,8 @@ import java.util.concurrent.TimeoutException;
  * random: one thread per partition pulls from the durable consumer {@code billing-p<k>} (explicit
  * ack, {@code max_ack_pending} 1) and applies each order through the {@link Inbox}: the billing row
  * and the event id commit in one transaction, and the message is acknowledged with {@code ackSync}
- * only after that commit.
+ * only after that commit. Every {@value #LOST_ACK_EVERY}th applied message's ack is dropped after
+ * the commit, as a lost ack, so that redeliveries reach the inbox in every run.
  *
  * <p>Arguments: {@code --schema --nats --stream --partitions}. Prints {@code billing-service
  * started}, {@code duplicate <eventId>} for each redelivery the inbox absorbed, {@code refused ...}
@@ -32,6 +33,13 @@ import java.util.concurrent.TimeoutException;
 final class BillingService {
     /** The inbox's table in the billing schema. */
     static final String INBOX_TABLE = "billing_inbox";
+    /**
+     * Every this many applied messages (per life) the ack is dropped after the commit, as a lost ack
+     * would be: the message comes again after its ack wait and the inbox must absorb it, so every
+     * run has redeliveries to absorb, whatever the kills' timing.
+     */
+    static final int LOST_ACK_EVERY = 150;
+    private static final java.util.concurrent.atomic.AtomicLong APPLIED = new java.util.concurrent.atomic.AtomicLong();
 
     private BillingService() {
     }
@@ -108,6 +116,9 @@ final class BillingService {
         }
         if (result.outcome() == InboxOutcome.DUPLICATE) {
             System.out.println("duplicate " + result.eventId());
+        } else if (APPLIED.incrementAndGet() % LOST_ACK_EVERY == 0) {
+            System.out.println("lost-ack " + result.eventId());
+            return; // committed, never acknowledged: it comes again after ack_wait
         }
         try {
             message.ackSync(Duration.ofSeconds(2)); // after the commit
