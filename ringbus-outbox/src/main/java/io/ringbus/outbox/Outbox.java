@@ -9,6 +9,7 @@ import io.ringbus.outbox.internal.HeaderCodec;
 import io.ringbus.outbox.internal.Migrations;
 import io.ringbus.outbox.internal.OutboxSql;
 import io.ringbus.outbox.internal.OutboxStatements;
+import io.ringbus.outbox.internal.Partitions;
 import io.ringbus.outbox.internal.PgListener;
 import io.ringbus.outbox.internal.Wakeups;
 import java.sql.Connection;
@@ -81,7 +82,9 @@ public final class Outbox implements AutoCloseable {
                 } else {
                     Migrations.requireLatest(connection, builder.schema, builder.table);
                 }
-                statements = new OutboxStatements(new OutboxSql(dialect, builder.schema + "." + builder.table, channel));
+                boolean insertOnly = layout(connection, dialect, builder);
+                statements = new OutboxStatements(new OutboxSql(dialect, builder.schema + "." + builder.table, channel,
+                        insertOnly));
             }
         } catch (SQLException | RuntimeException e) {
             if (ownPool != null) {
@@ -99,6 +102,31 @@ public final class Outbox implements AutoCloseable {
         description = statements.sql().dialect() + " " + statements.sql().table();
         listener = statements.sql().dialect() == Dialect.POSTGRESQL
                 ? new PgListener(dataSource, statements.sql().channel()) : null;
+    }
+
+    /**
+     * @return whether the table has the insert-only layout, creating it first when the builder asks
+     * for it and the table is empty
+     */
+    private static boolean layout(Connection connection, Dialect dialect, OutboxBuilder builder) throws SQLException {
+        if (dialect != Dialect.POSTGRESQL) {
+            if (builder.insertOnlyPartitionRows > 0) {
+                throw new IllegalStateException("the insert-only layout needs PostgreSQL: jdbcUrl=" + builder.jdbcUrl);
+            }
+            return false;
+        }
+        if (Partitions.insertOnly(connection, builder.schema, builder.table)) {
+            return true;
+        }
+        if (builder.insertOnlyPartitionRows == 0) {
+            return false;
+        }
+        if (!builder.migrate) {
+            throw new IllegalStateException("outbox table " + builder.schema + "." + builder.table + " has the polling"
+                    + " layout, not insert-only; open it with migrate(true) to convert it while it is empty");
+        }
+        Partitions.createLayout(connection, builder.schema, builder.table, builder.insertOnlyPartitionRows);
+        return true;
     }
 
     /** @return a builder with the defaults (embedded H2 file, table {@code public.ringbus_outbox}) */
@@ -238,6 +266,11 @@ public final class Outbox implements AutoCloseable {
     /** @return the data source the outbox uses (its own pool unless one was given) */
     public DataSource dataSource() {
         return dataSource;
+    }
+
+    /** @return whether the table has the insert-only layout (relayed in WAL mode only; see {@link OutboxBuilder#insertOnly}) */
+    public boolean insertOnly() {
+        return statements.sql().insertOnly();
     }
 
     /** @return whether the database is PostgreSQL (relays then claim with SKIP LOCKED and LISTEN) */

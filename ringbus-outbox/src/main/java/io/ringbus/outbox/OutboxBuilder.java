@@ -43,6 +43,7 @@ public final class OutboxBuilder {
     Duration connectionTimeout = Duration.ofSeconds(10);
     String eventIdPrefix = "";
     boolean migrate = true;
+    long insertOnlyPartitionRows;
 
     OutboxBuilder() {
     }
@@ -163,6 +164,26 @@ public final class OutboxBuilder {
      */
     public OutboxBuilder migrate(boolean migrate) {
         this.migrate = migrate;
+        return this;
+    }
+
+    /**
+     * The insert-only layout (PostgreSQL, for WAL relays; see docs/outbox.md): the table is
+     * partitioned by id range, rows are only ever inserted, and the streaming WAL relay truncates a
+     * partition once its slot has passed every row in it. Appends take no per-key lock: a WAL relay
+     * delivers in commit order. {@link #open()} creates the layout when the table is new or empty
+     * (ids go on from the old table's), and otherwise requires it. An existing insert-only table is
+     * used as one whether or not this is called.
+     *
+     * @param partitionRows ids per partition, at least 100 (suggested: a few minutes of appends;
+     *                      {@value io.ringbus.outbox.internal.Partitions#DEFAULT_PARTITION_ROWS})
+     * @return this builder
+     */
+    public OutboxBuilder insertOnly(long partitionRows) {
+        if (partitionRows < 100) {
+            throw new IllegalArgumentException("partitionRows must be at least 100: partitionRows=" + partitionRows);
+        }
+        this.insertOnlyPartitionRows = partitionRows;
         return this;
     }
 

@@ -291,6 +291,10 @@ public final class RelayBuilder {
                 busyPollInterval.toMillis(),
                 deliveryTimeout.toMillis(), retryPolicy, deleteDelivered, retention.toMillis(), sweepInterval.toMillis(),
                 countInterval.toMillis(), listen && outbox.isPostgreSql(), outbox.eventIdPrefix(), leaseTime.toMillis());
+        if (walSlot == null && outbox.statements().sql().insertOnly()) {
+            throw new IllegalStateException("outbox table " + outbox.statements().sql().table() + " has the insert-only"
+                    + " layout, whose rows are never marked or deleted one by one: relay it in WAL mode, wal(slot)");
+        }
         WalRelayLoop.Source wal = null;
         if (walSlot != null) {
             if (!outbox.isPostgreSql() || outbox.jdbcUrl() == null) {

@@ -27,6 +27,7 @@ public final class OutboxSql {
 
     final Dialect dialect;
     final String table;
+    final boolean insertOnly;
     final String channel;
     final String appendKey;
     final String appendKeyedRow;
@@ -76,13 +77,29 @@ public final class OutboxSql {
      * @param channel the LISTEN/NOTIFY channel (PostgreSQL)
      */
     public OutboxSql(Dialect dialect, String table, String channel) {
+        this(dialect, table, channel, false);
+    }
+
+    /**
+     * @param dialect    the database
+     * @param table      the qualified events table, {@code schema.table}
+     * @param channel    the LISTEN/NOTIFY channel (PostgreSQL)
+     * @param insertOnly whether the table has the insert-only layout ({@link Partitions}): appends
+     *                   take no lock (WAL relays deliver in commit order) and set no bucket
+     */
+    public OutboxSql(Dialect dialect, String table, String channel, boolean insertOnly) {
         this.dialect = dialect;
+        this.insertOnly = insertOnly;
         this.table = table;
         this.channel = channel;
         boolean pg = dialect == Dialect.POSTGRESQL;
         String now = pg ? "clock_timestamp()" : "CURRENT_TIMESTAMP";
         String keys = table + "_key";
-        if (pg) {
+        if (insertOnly) {
+            appendKey = null;
+            appendKeyedRow = "INSERT INTO " + table + " (subject, msg_key, payload, headers) VALUES (?, ?, ?, ?) RETURNING id";
+            appendRow = "INSERT INTO " + table + " (subject, msg_key, payload, headers) VALUES (?, NULL, ?, ?) RETURNING id";
+        } else if (pg) {
             // One round trip, no write but the row: the FROM subquery takes a transaction-scoped
             // advisory lock on (this table, the key's hash) before nextval runs for the row, so a
             // key's ids follow its commit order. Two keys with the same hash only wait for each other.
@@ -211,15 +228,22 @@ public final class OutboxSql {
         sweepKeys = pg ? null : "DELETE FROM " + keys + " WHERE last_append_at < " + ago + " AND NOT EXISTS (SELECT 1 FROM "
                 + table + " e WHERE e.status = " + PENDING + " AND e.msg_key = " + keys + ".msg_key)";
         countByStatus = "SELECT status, count(*) FROM " + table + " GROUP BY status";
-        countPendingAndDead = "SELECT (SELECT count(*) FROM " + table + " WHERE status = " + PENDING + "), (SELECT count(*) FROM "
-                + table + " WHERE status = " + DEAD + ")";
+        // Insert-only: a delivered row stays pending until its partition is pruned, so the table
+        // cannot tell what is left to deliver (-1); the dead letters are served by the done index.
+        countPendingAndDead = "SELECT (SELECT " + (insertOnly ? "-1" : "count(*) FROM " + table + " WHERE status = " + PENDING)
+                + "), (SELECT count(*) FROM " + table + " WHERE status = " + DEAD + ")";
         listDead = "SELECT " + COLUMNS + ", last_error, done_at, status FROM " + table + " WHERE status = " + DEAD
                 + " AND id > ? ORDER BY id LIMIT ?";
         inspect = "SELECT " + COLUMNS + ", last_error, done_at, status FROM " + table + " WHERE id = ?";
         String reset = "UPDATE " + table + " SET status = " + PENDING
                 + ", attempts = 0, next_attempt_at = NULL, done_at = NULL WHERE status = " + DEAD;
-        retryDead = reset + " AND id = ?";
-        retryAllDead = reset;
+        // PostgreSQL: a retried dead letter is inserted again (same id, so the same event id), as a
+        // WAL relay sees only inserts; a polling relay takes it as any pending row.
+        String again = "WITH d AS (DELETE FROM " + table + " WHERE status = " + DEAD + "%s RETURNING id, subject, msg_key,"
+                + " payload, headers, created_at, bucket) INSERT INTO " + table + " (id, subject, msg_key, payload, headers,"
+                + " created_at, bucket) SELECT id, subject, msg_key, payload, headers, created_at, bucket FROM d";
+        retryDead = pg ? again.formatted(" AND id = ?") : reset + " AND id = ?";
+        retryAllDead = pg ? again.formatted("") : reset;
         purgeDead = "DELETE FROM " + table + " WHERE status = " + DEAD + " AND id = ?";
         purgeAllDead = "DELETE FROM " + table + " WHERE status = " + DEAD;
     }
@@ -227,6 +251,11 @@ public final class OutboxSql {
     /** @return the database */
     public Dialect dialect() {
         return dialect;
+    }
+
+    /** @return whether the table has the insert-only layout */
+    public boolean insertOnly() {
+        return insertOnly;
     }
 
     /** @return the qualified events table */

@@ -99,11 +99,15 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
     private final Thread thread;
     private final Semaphore wakeups = new Semaphore(0);
     private final LoopCounters counters = new LoopCounters();
+    private final Partitions partitions;
     private volatile long pending = -1;
     private volatile long dead = -1;
     private volatile boolean closed;
     private volatile Connection replication;
     private long nextCountNanos;
+    /** Markers streamed and not yet passed: {commit end LSN, marker id}, in stream order. */
+    private final java.util.ArrayDeque<long[]> markers = new java.util.ArrayDeque<>();
+    private long passedMarker;
 
     /**
      * @param dataSource    the outbox's pool, for deletes, dead letters and counts
@@ -123,6 +127,7 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
         this.schema = qualified.substring(0, qualified.indexOf('.'));
         this.table = qualified.substring(qualified.indexOf('.') + 1);
         this.publication = publicationName(schema, table);
+        this.partitions = statements.sql().insertOnly() ? new Partitions(schema, table, settings.name()) : null;
         this.thread = Thread.ofPlatform().name("ringbus-outbox-" + settings.name() + "-wal").daemon(true).unstarted(this);
     }
 
@@ -230,6 +235,7 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
         long confirmable = 0;
         long batchStartNanos = 0;
         long xid = 0;
+        long marker = 0;
         while (!closed) {
             settler.check();
             ByteBuffer message = changes.readPending();
@@ -247,6 +253,7 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
                     confirm(changes, settler.settledLsn());
                 }
                 countIfDue(connection);
+                prune(connection);
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
                 continue;
             }
@@ -260,10 +267,19 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
                     OutboxEvent event = event(decoder.relation(), decoder.values());
                     if (event != null) {
                         transaction.add(event);
+                    } else if (partitions != null) {
+                        marker = Math.max(marker, marker(decoder.relation(), decoder.values()));
                     }
                 }
                 case COMMIT -> {
                     inTransaction = false;
+                    if (marker > 0) {
+                        // Everything committed before the marker is in the batch or settled: the
+                        // marker is passed once a position at or after its commit is confirmed.
+                        confirmable = decoder.endLsn();
+                        markers.addLast(new long[] {confirmable, marker});
+                        marker = 0;
+                    }
                     if (transaction.isEmpty()) {
                         continue; // nothing of the outbox's (before PostgreSQL 15, empty ones come too)
                     }
@@ -277,6 +293,7 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
                     if (batch.size() >= settings.batchSize() || System.nanoTime() - batchStartNanos >= BATCH_LINGER_NANOS) {
                         deliverStreamed(connection, batch, xids, confirmable, settler);
                         confirm(changes, settler.settledLsn());
+                        prune(connection);
                     }
                 }
                 case OTHER -> { }
@@ -339,6 +356,26 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
         changes.setAppliedLSN(position);
         changes.setFlushedLSN(position);
         changes.forceUpdateStatus();
+        while (!markers.isEmpty() && markers.peekFirst()[0] <= lsn) {
+            passedMarker = markers.pollFirst()[1];
+        }
+    }
+
+    /** @return the id of a {@link Partitions} marker row, or 0 when the insert is something else */
+    private long marker(PgOutput.Relation relation, String[] values) {
+        if (!relation.table().equals(table) || !relation.schema().equals(schema)) {
+            return 0;
+        }
+        return Partitions.MARKER_SUBJECT.equals(values[relation.column("subject")])
+                && String.valueOf(OutboxSql.DELIVERED).equals(values[relation.column("status")])
+                ? Long.parseLong(values[relation.column("id")]) : 0;
+    }
+
+    /** Insert-only layout: keeps partitions ahead and truncates those the relay has passed (once a second). */
+    private void prune(Connection connection) throws SQLException {
+        if (partitions != null) {
+            partitions.tick(connection, passedMarker);
+        }
     }
 
     private Connection openReplication() throws SQLException {
@@ -368,8 +405,9 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
             }
         }
         try (Statement create = connection.createStatement()) {
+            // An insert-only table's rows are inserted into its partitions: published as the table's.
             create.execute("CREATE PUBLICATION " + publication + " FOR TABLE " + schema + "." + table
-                    + " WITH (publish = 'insert')");
+                    + " WITH (publish = 'insert'" + (partitions != null ? ", publish_via_partition_root = true" : "") + ")");
             connection.commit();
         } catch (SQLException e) {
             connection.rollback();

@@ -55,7 +55,14 @@ final class WalSettler implements AutoCloseable {
      */
     static void settle(Connection c, OutboxStatements statements, boolean delete, LoopCounters counters, long[] ids,
                        List<OutboxStatements.Failure> deaths) throws SQLException {
-        if (deaths.isEmpty() && ids.length > 0) {
+        if (statements.sql().insertOnly()) {
+            // The rows stay as inserted (their partition is pruned once the slot passed them): only
+            // dead letters are written.
+            if (!deaths.isEmpty()) {
+                statements.failed(c, deaths);
+                c.commit();
+            }
+        } else if (deaths.isEmpty() && ids.length > 0) {
             statements.deliveredAndCommit(c, ids, delete); // the usual batch: one round trip
         } else {
             statements.delivered(c, ids, delete);

@@ -58,12 +58,26 @@ public final class DatabaseOptions {
      *                                  current ("no outbox schema in ...; run `ringbus-outbox migrate` ...")
      */
     public Outbox open(boolean migrate) {
+        return open(migrate, 0);
+    }
+
+    /**
+     * Opens the outbox these options name, creating the insert-only layout where asked.
+     *
+     * @param migrate       create or upgrade the schema
+     * @param insertOnlyRows ids per partition of the insert-only layout to create, or 0 for none
+     * @return the open outbox; the caller closes it
+     */
+    public Outbox open(boolean migrate, long insertOnlyRows) {
         if (jdbcUrl == null || jdbcUrl.isBlank()) {
             throw new CommandFailure("no database given: pass --jdbc-url URL or set " + URL_VARIABLE
                     + " (e.g. jdbc:postgresql://127.0.0.1:5432/app?user=app)");
         }
         OutboxBuilder builder = Outbox.builder().jdbcUrl(jdbcUrl).schema(schema).table(table)
                 .connectionTimeout(connectTimeout).migrate(migrate);
+        if (insertOnlyRows != 0) {
+            builder.insertOnly(insertOnlyRows);
+        }
         if (user != null) {
             builder.credentials(user, password);
         }

@@ -3,6 +3,7 @@ package io.ringbus.outbox.internal.cli;
 import io.ringbus.outbox.Outbox;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code migrate}: creates the outbox schema or upgrades it to this build's version, and prints
@@ -11,6 +12,11 @@ import picocli.CommandLine.Command;
 @Command(name = "migrate", mixinStandardHelpOptions = true,
         description = "Create or upgrade the outbox schema and print its version (safe to repeat).")
 public final class MigrateCommand extends OutboxCommand {
+    @Option(names = "--insert-only", paramLabel = "ROWS", arity = "0..1", fallbackValue = "1000000",
+            description = "create the insert-only layout for WAL relays, ROWS ids per partition (default 1000000);"
+                    + " the table must be new or empty")
+    long insertOnlyRows;
+
     /** Creates the command (picocli fills in its options). */
     public MigrateCommand() {
     }
@@ -21,9 +27,10 @@ public final class MigrateCommand extends OutboxCommand {
      */
     @Override
     public Integer call() throws Exception {
-        try (Outbox outbox = database.open(true)) {
+        try (Outbox outbox = database.open(true, insertOnlyRows)) {
             PrintWriter out = out();
-            out.println("outbox " + database.where() + ": schema version " + outbox.schemaVersion());
+            out.println("outbox " + database.where() + ": schema version " + outbox.schemaVersion()
+                    + (outbox.insertOnly() ? ", insert-only layout" : ""));
             out.flush();
             return 0;
         }

@@ -23,8 +23,13 @@ public final class StatusCommand extends OutboxCommand {
             OutboxCounts counts = outbox.counts();
             PrintWriter out = out();
             out.println("outbox    " + database.where());
-            out.println("pending   " + counts.pending());
-            out.println("delivered " + counts.delivered());
+            if (counts.pending() < 0) {
+                out.println("layout    insert-only (what is delivered is the WAL relay's slot position:"
+                        + " pg_replication_slots)");
+            } else {
+                out.println("pending   " + counts.pending());
+                out.println("delivered " + counts.delivered());
+            }
             out.println("dead      " + counts.dead());
             out.flush();
             return 0;

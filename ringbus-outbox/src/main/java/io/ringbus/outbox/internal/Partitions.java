@@ -1,0 +1,396 @@
+package io.ringbus.outbox.internal;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The insert-only layout of an outbox table (PostgreSQL, for WAL relays): the table is partitioned
+ * by id range, rows are inserted and never updated or deleted one by one, and a partition is
+ * truncated (then dropped) as a whole once the WAL relay's slot has passed every row in it.
+ *
+ * <p>Appends need no lock to keep a key's order (a WAL relay delivers in commit order), and the
+ * producers' inserts touch one index (the primary key), not the polling layout's three.
+ *
+ * <p>The streaming relay calls {@link #tick} about once a second. It keeps {@link #AHEAD} empty
+ * partitions beyond the identity sequence (each created standalone and attached, which does not
+ * block inserts; a row whose id no partition covers goes to the default partition, so producers
+ * never fail when no relay runs), and prunes the oldest partition the sequence has left behind, in
+ * two steps. First it takes a snapshot S and, in the same transaction, inserts a marker row
+ * ({@link #MARKER_SUBJECT}, status delivered, so never delivered): every transaction committed in S
+ * committed before the marker, so before it in the stream. Once the relay has delivered everything
+ * streamed up to the marker's commit, it locks the partition (waiting at most
+ * {@link #LOCK_TIMEOUT_MS}) and truncates it if every row in it was committed in S and none is a
+ * dead letter. A partition that holds dead letters loses only its delivered rows, by a DELETE, and
+ * stays.
+ *
+ * <p>Threading: the relay's thread only.
+ */
+public final class Partitions {
+    private static final Logger LOG = LoggerFactory.getLogger(Partitions.class);
+    /** Empty partitions kept beyond the sequence's last value. */
+    static final int AHEAD = 2;
+    /** How long pruning waits for a partition's (or, to drop it, the table's) lock before trying later. */
+    static final int LOCK_TIMEOUT_MS = 50;
+    /** The subject of the marker rows pruning inserts (with status delivered: never relayed). */
+    public static final String MARKER_SUBJECT = "$ringbus.prune";
+    /** The partition size {@code createLayout} uses when none is given. */
+    public static final long DEFAULT_PARTITION_ROWS = 1_000_000;
+    private static final long TICK_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final Pattern BOUNDS = Pattern.compile("FROM \\('?(-?\\d+)'?\\) TO \\('?(-?\\d+)'?\\)");
+    /**
+     * Whether a row's inserting transaction ({@code xmin}, 32 bits) had committed in snapshot
+     * {@code ?}: xmin is widened to 64 bits next to the current snapshot's xmax (rows are pruned long
+     * before their xids are 2^31 old).
+     */
+    private static final String COMMITTED_IN = "pg_visible_in_snapshot(GREATEST(3, m.xmax - ((((m.xmax & 4294967295)"
+            + " - e.xmin::text::bigint + 2147483648) % 4294967296 + 4294967296) % 4294967296 - 2147483648))::text::xid8,"
+            + " ?::pg_snapshot)";
+    private static final String XMAX = " CROSS JOIN (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS xmax) m";
+
+    /** One partition: ids in {@code [lo, hi)}. */
+    record Range(String name, long lo, long hi) {
+    }
+
+    /** A partition noted for pruning: its rows committed in {@code snapshot} come before marker row {@code marker}. */
+    private record Candidate(Range range, String snapshot, long marker) {
+    }
+
+    private final String schema;
+    private final String table;
+    private final String relay;
+    private final LongAdder truncated = new LongAdder();
+    private long nextTickNanos = System.nanoTime();
+    private Candidate candidate;
+    private Candidate defaultNote;
+
+    /**
+     * @param schema the checked schema name
+     * @param table  the checked (parent) table name
+     * @param relay  the relay's name, for logs
+     */
+    public Partitions(String schema, String table, String relay) {
+        this.schema = schema;
+        this.table = table;
+        this.relay = relay;
+    }
+
+    /** @return whether {@code schema.table} has the insert-only layout (is partitioned) */
+    public static boolean insertOnly(Connection c, String schema, String table) throws SQLException {
+        try (PreparedStatement find = c.prepareStatement("SELECT c.relkind = 'p' FROM pg_class c JOIN pg_namespace n"
+                + " ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relname = ?")) {
+            find.setString(1, schema);
+            find.setString(2, table);
+            try (ResultSet rs = find.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
+    }
+
+    /**
+     * Replaces an empty outbox table of the polling layout (as the migrations create it) by the
+     * insert-only layout, in one transaction; ids go on from the old table's identity, so event ids
+     * are never reused.
+     *
+     * @param c             a connection; its auto-commit is restored
+     * @param partitionRows ids per partition, at least 100
+     * @throws IllegalStateException naming the table when it holds rows
+     */
+    public static void createLayout(Connection c, String schema, String table, long partitionRows) throws SQLException {
+        if (partitionRows < 100) {
+            throw new IllegalArgumentException("partitionRows must be at least 100: partitionRows=" + partitionRows);
+        }
+        String qualified = schema + "." + table;
+        boolean autoCommit = c.getAutoCommit();
+        c.setAutoCommit(false);
+        try (Statement s = c.createStatement()) {
+            s.execute("LOCK TABLE " + qualified + " IN ACCESS EXCLUSIVE MODE");
+            long next;
+            try (ResultSet rs = s.executeQuery("SELECT EXISTS (SELECT 1 FROM " + qualified + "), (SELECT CASE WHEN"
+                    + " is_called THEN last_value + 1 ELSE last_value END FROM " + sequence(c, qualified) + ")")) {
+                rs.next();
+                if (rs.getBoolean(1)) {
+                    throw new IllegalStateException("outbox table " + qualified + " holds rows: the insert-only layout"
+                            + " replaces an empty table only (let a relay drain it, or use another table)");
+                }
+                next = rs.getLong(2);
+            }
+            s.execute("DROP TABLE " + qualified);
+            s.execute("CREATE TABLE " + qualified + " (id BIGINT GENERATED BY DEFAULT AS IDENTITY (START WITH " + next
+                    + "), subject VARCHAR(1024) NOT NULL, msg_key VARCHAR(512), payload BYTEA NOT NULL, headers TEXT,"
+                    + " created_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(), status SMALLINT NOT NULL DEFAULT 0,"
+                    + " attempts INT NOT NULL DEFAULT 0, next_attempt_at TIMESTAMPTZ, last_error TEXT, done_at TIMESTAMPTZ,"
+                    + " bucket SMALLINT NOT NULL DEFAULT 0, PRIMARY KEY (id)) PARTITION BY RANGE (id)");
+            s.execute("CREATE INDEX " + table + "_done ON " + qualified + " (status, done_at) WHERE status <> 0");
+            s.execute("CREATE TABLE " + qualified + "_default PARTITION OF " + qualified + " DEFAULT");
+            // A WAL relay's publication lost the dropped table: it publishes the new one, as itself.
+            try (PreparedStatement find = c.prepareStatement("SELECT 1 FROM pg_publication WHERE pubname = ?")) {
+                find.setString(1, WalRelayLoop.publicationName(schema, table));
+                try (ResultSet rs = find.executeQuery()) {
+                    if (rs.next()) {
+                        s.execute("ALTER PUBLICATION " + WalRelayLoop.publicationName(schema, table) + " ADD TABLE "
+                                + qualified);
+                        s.execute("ALTER PUBLICATION " + WalRelayLoop.publicationName(schema, table)
+                                + " SET (publish = 'insert', publish_via_partition_root = true)");
+                    }
+                }
+            }
+            for (int i = 0; i <= AHEAD; i++) {
+                long lo = next + i * partitionRows;
+                s.execute("CREATE TABLE " + schema + "." + partitionName(table, lo) + " PARTITION OF " + qualified
+                        + " FOR VALUES FROM (" + lo + ") TO (" + (lo + partitionRows) + ")");
+            }
+            c.commit();
+        } catch (SQLException | RuntimeException e) {
+            c.rollback();
+            throw e;
+        } finally {
+            c.setAutoCommit(autoCommit);
+        }
+    }
+
+    private static String sequence(Connection c, String qualified) throws SQLException {
+        try (PreparedStatement find = c.prepareStatement("SELECT pg_get_serial_sequence(?, 'id')")) {
+            find.setString(1, qualified);
+            try (ResultSet rs = find.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+    }
+
+    static String partitionName(String table, long lo) {
+        return table + "_p" + lo;
+    }
+
+    /** @return the partitions truncated since this relay started */
+    long truncated() {
+        return truncated.sum();
+    }
+
+    /**
+     * Keeps partitions ahead and prunes, at most once a second.
+     *
+     * @param c         a connection with auto-commit off, idle (this commits or rolls back)
+     * @param passedMarker the newest marker row the relay has passed: every row streamed before it is
+     *                     delivered (or a dead letter)
+     */
+    void tick(Connection c, long passedMarker) throws SQLException {
+        long now = System.nanoTime();
+        if (now - nextTickNanos < 0) {
+            return;
+        }
+        nextTickNanos = now + TICK_NANOS;
+        try {
+            List<Range> ranges = ranges(c);
+            long last = lastId(c);
+            c.commit();
+            if (ranges.isEmpty()) {
+                return;
+            }
+            keepAhead(c, ranges, last);
+            prune(c, ranges, last, passedMarker);
+            pruneDefault(c, passedMarker);
+        } catch (SQLException e) {
+            c.rollback();
+            if (!"55P03".equals(e.getSQLState())) { // a lock not granted in time: next tick
+                throw e;
+            }
+        }
+    }
+
+    private List<Range> ranges(Connection c) throws SQLException {
+        List<Range> ranges = new ArrayList<>();
+        try (PreparedStatement list = c.prepareStatement("SELECT p.relname, pg_get_expr(p.relpartbound, p.oid)"
+                + " FROM pg_inherits i JOIN pg_class p ON p.oid = i.inhrelid WHERE i.inhparent = ?::regclass")) {
+            list.setString(1, schema + "." + table);
+            try (ResultSet rs = list.executeQuery()) {
+                while (rs.next()) {
+                    Matcher bounds = BOUNDS.matcher(rs.getString(2));
+                    if (bounds.find()) { // the default partition has none
+                        ranges.add(new Range(rs.getString(1), Long.parseLong(bounds.group(1)),
+                                Long.parseLong(bounds.group(2))));
+                    }
+                }
+            }
+        }
+        ranges.sort((a, b) -> Long.compare(a.lo(), b.lo()));
+        return ranges;
+    }
+
+    private long lastId(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT CASE WHEN is_called THEN last_value"
+                + " ELSE last_value - 1 END FROM " + sequence(c, schema + "." + table))) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /**
+     * Creates partitions until {@link #AHEAD} lie wholly beyond {@code last}, each as a table of its
+     * own, then attached (a lock that lets inserts go on). When the sequence has passed the last
+     * partition (no relay ran for a while: those rows are in the default partition), the next one
+     * starts a quarter partition beyond it, clear of ids being taken meanwhile.
+     */
+    private void keepAhead(Connection c, List<Range> ranges, long last) throws SQLException {
+        Range newest = ranges.getLast();
+        long size = newest.hi() - newest.lo();
+        long hi = newest.hi();
+        while (hi - 1 - last < AHEAD * size) {
+            long lo = Math.max(hi, last + 1 + size / 4);
+            String name = partitionName(table, lo);
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE " + schema + "." + name + " (LIKE " + schema + "." + table
+                        + " INCLUDING DEFAULTS, CHECK (id >= " + lo + " AND id < " + (lo + size) + "))");
+                s.execute("SET LOCAL lock_timeout = '" + LOCK_TIMEOUT_MS + "ms'");
+                s.execute("ALTER TABLE " + schema + "." + table + " ATTACH PARTITION " + schema + "." + name
+                        + " FOR VALUES FROM (" + lo + ") TO (" + (lo + size) + ")");
+            } catch (SQLException e) {
+                c.rollback();
+                if ("23514".equals(e.getSQLState())) { // the default partition holds ids of that range: later
+                    LOG.info("outbox relay {}: partition {} not attached yet: {}", relay, name, e.getMessage());
+                    return;
+                }
+                throw e;
+            }
+            c.commit();
+            LOG.debug("outbox relay {}: partition {} [{}, {}) attached", relay, name, lo, lo + size);
+            hi = lo + size;
+        }
+    }
+
+    private void prune(Connection c, List<Range> ranges, long last, long passedMarker) throws SQLException {
+        Range oldest = ranges.getFirst();
+        long size = oldest.hi() - oldest.lo();
+        if (ranges.size() <= AHEAD + 1 || oldest.hi() + size / 2 > last) {
+            return; // the sequence is still in it, or just past it
+        }
+        if (candidate == null || !candidate.range().equals(oldest)) {
+            candidate = note(c, oldest);
+            return;
+        }
+        if (passedMarker < candidate.marker()) {
+            return; // the relay has not delivered everything before the note yet
+        }
+        String qualified = schema + "." + oldest.name();
+        long dead;
+        long fresh;
+        long delivered;
+        try (Statement s = c.createStatement()) {
+            s.execute("SET LOCAL lock_timeout = '" + LOCK_TIMEOUT_MS + "ms'");
+            s.execute("LOCK TABLE " + qualified + " IN ACCESS EXCLUSIVE MODE");
+            try (PreparedStatement count = c.prepareStatement("SELECT count(*) FILTER (WHERE status = " + OutboxSql.DEAD
+                    + "), count(*) FILTER (WHERE NOT " + COMMITTED_IN + "), count(*) FILTER (WHERE status <> "
+                    + OutboxSql.DEAD + " AND " + COMMITTED_IN + ") FROM " + qualified + " e" + XMAX)) {
+                count.setString(1, candidate.snapshot());
+                count.setString(2, candidate.snapshot());
+                try (ResultSet rs = count.executeQuery()) {
+                    rs.next();
+                    dead = rs.getLong(1);
+                    fresh = rs.getLong(2);
+                    delivered = rs.getLong(3);
+                }
+            }
+            if (dead == 0 && fresh == 0) {
+                s.execute("TRUNCATE " + qualified);
+                c.commit();
+                truncated.increment();
+                candidate = null;
+                drop(c, qualified);
+                return;
+            }
+            if (delivered > 0) {
+                try (PreparedStatement delete = c.prepareStatement("DELETE FROM " + qualified + " WHERE status <> "
+                        + OutboxSql.DEAD + " AND ctid IN (SELECT e.ctid FROM " + qualified + " e" + XMAX + " WHERE " + COMMITTED_IN
+                        + ")")) {
+                    delete.setString(1, candidate.snapshot());
+                    delete.executeUpdate();
+                }
+            }
+            c.commit();
+        }
+        LOG.debug("outbox relay {}: partition {} keeps {} dead letters and {} rows newer than its note", relay,
+                oldest.name(), dead, fresh);
+        candidate = null;
+    }
+
+    /**
+     * The default partition holds rows only when the sequence outran the partitions (no relay ran
+     * for a while); its delivered rows are deleted, as a dead-letter partition's are.
+     */
+    private void pruneDefault(Connection c, long passedMarker) throws SQLException {
+        String qualified = schema + "." + table + "_default";
+        if (defaultNote == null) {
+            boolean rows;
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT EXISTS (SELECT 1 FROM "
+                    + qualified + " WHERE status <> " + OutboxSql.DEAD + ")")) {
+                rs.next();
+                rows = rs.getBoolean(1);
+            }
+            c.commit();
+            if (rows) {
+                defaultNote = note(c, null);
+            }
+            return;
+        }
+        if (passedMarker < defaultNote.marker()) {
+            return;
+        }
+        // The note's own marker went to the default partition too when the sequence is in a gap.
+        try (PreparedStatement delete = c.prepareStatement("DELETE FROM " + qualified + " WHERE status <> "
+                + OutboxSql.DEAD + " AND ctid IN (SELECT e.ctid FROM " + qualified + " e" + XMAX + " WHERE " + COMMITTED_IN
+                + " OR e.id = ?)")) {
+            delete.setString(1, defaultNote.snapshot());
+            delete.setLong(2, defaultNote.marker());
+            delete.executeUpdate();
+        }
+        c.commit();
+        defaultNote = null;
+    }
+
+    private Candidate note(Connection c, Range range) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            String snapshot;
+            try (ResultSet rs = s.executeQuery("SELECT pg_current_snapshot()::text")) {
+                rs.next();
+                snapshot = rs.getString(1);
+            }
+            long marker;
+            try (ResultSet rs = s.executeQuery("INSERT INTO " + schema + "." + table + " (subject, payload, status)"
+                    + " VALUES ('" + MARKER_SUBJECT + "', ''::bytea, " + OutboxSql.DELIVERED + ") RETURNING id")) {
+                rs.next();
+                marker = rs.getLong(1);
+            }
+            c.commit();
+            return new Candidate(range, snapshot, marker);
+        }
+    }
+
+    /**
+     * Drops an emptied partition: that locks the whole table, so only for {@link #LOCK_TIMEOUT_MS}
+     * (the inserts queued behind the request wait that long at most); when not granted, the empty
+     * partition stays and is tried again at a later tick.
+     */
+    private void drop(Connection c, String qualified) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("SET LOCAL lock_timeout = '" + LOCK_TIMEOUT_MS + "ms'");
+            s.execute("DROP TABLE " + qualified);
+            c.commit();
+        } catch (SQLException e) {
+            c.rollback();
+            if (!"55P03".equals(e.getSQLState())) {
+                throw e;
+            }
+        }
+    }
+}
