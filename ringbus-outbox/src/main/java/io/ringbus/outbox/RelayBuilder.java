@@ -293,7 +293,8 @@ public final class RelayBuilder {
                 countInterval.toMillis(), listen && outbox.isPostgreSql(), outbox.eventIdPrefix(), leaseTime.toMillis());
         if (walSlot == null && outbox.statements().sql().insertOnly()) {
             throw new IllegalStateException("outbox table " + outbox.statements().sql().table() + " has the insert-only"
-                    + " layout, whose rows are never marked or deleted one by one: relay it in WAL mode, wal(slot)");
+                    + " layout, whose rows are never marked or deleted one by one: relay it in WAL mode (wal(slot); --wal SLOT"
+                    + " on the command line)");
         }
         WalRelayLoop.Source wal = null;
         if (walSlot != null) {

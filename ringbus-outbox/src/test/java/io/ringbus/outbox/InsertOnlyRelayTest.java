@@ -143,6 +143,8 @@ class InsertOnlyRelayTest {
                         () -> new HashSet<>(ids(sink)).containsAll(ids));
                 Await.until("the default partition emptied of delivered rows", Duration.ofSeconds(60),
                         () -> rows(outbox, schema + ".ringbus_outbox_default") == 0);
+                Await.until("the passed partitions truncated", Duration.ofSeconds(60),
+                        () -> oldestPartitionStart(outbox, schema) > 3 * PARTITION_ROWS);
                 assertThat(relay.stats().delivered()).isGreaterThanOrEqualTo(ids.size());
             }
             assertThat(new HashSet<>(ids(sink))).isEqualTo(ids);

@@ -80,6 +80,22 @@ class OutboxMainDatabaseTest {
         }
     }
 
+    @Test
+    void migrateInsertOnlyCreatesThePartitionedLayoutAndStatusSaysTheTableCannotTellWhatIsDelivered() throws Exception {
+        Map<String, String> env = Map.of("RINGBUS_OUTBOX_JDBC_URL", TestDatabases.PG_URL);
+        Run migrate = process(env, "migrate", "--schema", schema, "--insert-only", "1000");
+        assertThat(migrate.exitCode()).as(migrate.toString()).isZero();
+        assertThat(migrate.out()).contains("schema version 2, insert-only layout");
+        Run again = process(env, "migrate", "--schema", schema);
+        assertThat(again.out()).as("an existing insert-only table is kept").contains("insert-only layout");
+        Run status = process(env, "status", "--schema", schema);
+        assertThat(status.exitCode()).as(status.toString()).isZero();
+        assertThat(status.out()).contains("layout    insert-only", "dead      0").doesNotContain("pending");
+        Run polling = process(env, "relay", "--schema", schema, "--sink", "log");
+        assertThat(polling.exitCode()).as(polling.toString()).isEqualTo(1);
+        assertThat(polling.err()).contains("has the insert-only layout", "wal(slot)");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"status", "dead list", "dead inspect 1", "dead retry --all", "dead purge 1"})
     void aCommandThatReadsTheOutboxSaysThereIsNoSchemaAndHowToCreateItAndCreatesNothing(String command)

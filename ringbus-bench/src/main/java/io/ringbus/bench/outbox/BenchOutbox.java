@@ -20,6 +20,8 @@ import java.util.concurrent.locks.LockSupport;
 final class BenchOutbox implements AutoCloseable {
     /** The outbox's table inside the schema (the builder's default). */
     static final String TABLE = "ringbus_outbox";
+    /** The insert-only outbox's table. */
+    static final String LOG_TABLE = "ringbus_log";
     /** Connections in the outbox's pool: 4 relays + their LISTEN connection + 8 producers + spares. */
     private static final int POOL_SIZE = 16;
 
@@ -27,6 +29,7 @@ final class BenchOutbox implements AutoCloseable {
     private final String schema;
     private final Outbox outbox;
     private final PlainEventTable plain;
+    private Outbox log;
     private GruelboxPeer gruelbox;
     private NamastackPeer namastack;
 
@@ -65,6 +68,28 @@ final class BenchOutbox implements AutoCloseable {
     /** @return the plain table beside it */
     PlainEventTable plain() {
         return plain;
+    }
+
+    /**
+     * @return an outbox with the insert-only layout in this schema (table {@value #LOG_TABLE}),
+     * opened on the first call; one thread only
+     * @throws IllegalStateException when it cannot be created
+     */
+    Outbox log() {
+        if (log == null) {
+            try {
+                log = Outbox.builder().jdbcUrl(pgUrl).schema(schema).table(LOG_TABLE).maxPoolSize(POOL_SIZE)
+                        .insertOnly(io.ringbus.outbox.internal.Partitions.DEFAULT_PARTITION_ROWS).open();
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot open the insert-only outbox in " + schema, e);
+            }
+        }
+        return log;
+    }
+
+    /** @return the replication slot of the WAL relay of {@link #log()} */
+    String logSlot() {
+        return schema + "_log";
     }
 
     /** @return the gruelbox peer on this schema, created (tables migrated) on the first call; one thread only */
@@ -179,11 +204,16 @@ final class BenchOutbox implements AutoCloseable {
             namastack.close();
         }
         outbox.close();
+        if (log != null) {
+            log.close();
+        }
         try (Connection c = DriverManager.getConnection(pgUrl); Statement s = c.createStatement()) {
             s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
             // A WAL relay's slot keeps the WAL from its position for as long as it exists.
-            s.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '"
-                    + walSlot() + "' AND NOT active");
+            s.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name IN ('"
+                    + walSlot() + "', '" + logSlot() + "') AND NOT active");
+            s.execute("DROP PUBLICATION IF EXISTS " + io.ringbus.outbox.internal.WalRelayLoop.publicationName(schema,
+                    LOG_TABLE));
             s.execute("DROP PUBLICATION IF EXISTS " + io.ringbus.outbox.internal.WalRelayLoop.publicationName(schema,
                     TABLE));
         }

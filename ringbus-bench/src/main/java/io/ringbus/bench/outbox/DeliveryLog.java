@@ -21,6 +21,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class DeliveryLog {
     private final long[] commitNanos;
+    private final long[] startNanos;
     private final long[] deliveredNanos;
     private final long[] ids;
     private final int[] deliveryOrder;
@@ -38,6 +39,7 @@ final class DeliveryLog {
             throw new IllegalArgumentException("a run needs at least one event: events=" + events);
         }
         commitNanos = new long[events];
+        startNanos = new long[events];
         deliveredNanos = new long[events];
         ids = new long[events];
         deliveryOrder = new int[events];
@@ -52,6 +54,11 @@ final class DeliveryLog {
     /** Records the row id that the append of {@code sequence} returned. */
     void appended(int sequence, long id) {
         ids[sequence] = id;
+    }
+
+    /** Records that the transaction holding {@code sequence} began its append at {@code nanos}. */
+    void started(int sequence, long nanos) {
+        startNanos[sequence] = nanos;
     }
 
     /** Records that the transaction holding {@code sequence} committed at {@code nanos}. */
@@ -224,6 +231,41 @@ final class DeliveryLog {
             } else {
                 lastId[key] = ids[sequence];
             }
+        }
+        return violations;
+    }
+
+    /**
+     * Counts deliveries that broke per-key commit order, for relays that promise the order of
+     * commits rather than of ids (a WAL relay on an insert-only table, whose appends take no lock):
+     * walking the first deliveries in the order they happened, a row of a key is late when a row of
+     * that key delivered before it began its append after this row's commit had returned. Rows
+     * without a recorded start (a backlog filled by one thread, in id order) are checked by id.
+     *
+     * @return rows delivered after a row of their key that was appended after their commit
+     */
+    long commitOrderViolations() {
+        long[] latestStart = new long[EventPayload.KEYS];
+        long[] lastId = new long[EventPayload.KEYS];
+        java.util.Arrays.fill(latestStart, Long.MIN_VALUE);
+        java.util.Arrays.fill(lastId, Long.MIN_VALUE);
+        long violations = 0;
+        long delivered = distinct.get();
+        for (int rank = 0; rank < delivered; rank++) {
+            int sequence = deliveryOrder[rank];
+            int key = EventPayload.keyIndex(sequence);
+            if (startNanos[sequence] == 0) {
+                if (ids[sequence] < lastId[key]) {
+                    violations++;
+                }
+                lastId[key] = Math.max(lastId[key], ids[sequence]);
+                continue;
+            }
+            if (latestStart[key] != Long.MIN_VALUE && latestStart[key] - commitNanos[sequence] > 0) {
+                violations++;
+            }
+            latestStart[key] = latestStart[key] == Long.MIN_VALUE ? startNanos[sequence]
+                    : Math.max(latestStart[key], startNanos[sequence]);
         }
         return violations;
     }

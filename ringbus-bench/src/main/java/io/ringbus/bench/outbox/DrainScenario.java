@@ -75,7 +75,7 @@ final class DrainScenario {
             }
             double seconds = (deliveries.lastDeliveryNanos(0, events) - start) / 1e9;
             double firstMillis = (deliveries.firstDeliveryNanos(0, events) - start) / 1e6;
-            long keyOrder = deliveries.keyOrderViolations();
+            long keyOrder = contender.keyOrderViolations(deliveries);
             DrainResult result = new DrainResult(contender.label(), contender.relays(), contender.batchSize(batchSize),
                     events, fillNanos / 1e9, seconds, firstMillis, deliveries.distinct() / seconds, deliveries.distinct(),
                     deliveries.duplicates(), pendingAfter, batches, keyOrder, 1, deliveries.distinct() / seconds,

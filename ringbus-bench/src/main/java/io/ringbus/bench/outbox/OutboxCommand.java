@@ -52,7 +52,7 @@ public final class OutboxCommand implements Callable<Integer> {
     @Option(names = "--pg-url", description = "PostgreSQL JDBC URL with the user (default: ${DEFAULT-VALUE})")
     String pgUrl = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
 
-    @Option(names = "--contenders", split = ",", description = "subset of RINGBUS_1, RINGBUS_2, RINGBUS_4, RINGBUS_WAL, POLLER, GRUELBOX,"
+    @Option(names = "--contenders", split = ",", description = "subset of RINGBUS_1, RINGBUS_2, RINGBUS_4, RINGBUS_WAL, RINGBUS_LOG, POLLER, GRUELBOX,"
             + " NAMASTACK, in run order; producers and sustained run the one-relay ones (default: all)")
     List<RelayContender> contenders = new ArrayList<>(List.of(RelayContender.values()));
 
@@ -191,6 +191,9 @@ public final class OutboxCommand implements Callable<Integer> {
                 if (runs(Part.PRODUCERS)) {
                     if (withAlone) {
                         add(produced, producerScenario.appendsAlone());
+                    }
+                    if (oneRelay.contains(RelayContender.RINGBUS_LOG)) {
+                        add(produced, producerScenario.appendsAloneInsertOnly());
                     }
                     for (RelayContender contender : oneRelay) {
                         add(produced, producerScenario.run(contender));

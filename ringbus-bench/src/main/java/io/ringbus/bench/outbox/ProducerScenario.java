@@ -18,6 +18,8 @@ final class ProducerScenario {
     static final String FLOOR = "plain INSERT, no relay (floor)";
     /** The label of outbox appends with no relay running. */
     static final String APPENDS_ALONE = "ringbus append, no relay";
+    /** The label of appends to an insert-only outbox with no relay running. */
+    static final String APPENDS_ALONE_INSERT_ONLY = "ringbus append, insert-only, no relay";
     /** Bound on the rate the event log is sized for; producers stop early if they ever reach it. */
     private static final int MAX_COMMITS_PER_SECOND = 50_000;
 
@@ -65,6 +67,14 @@ final class ProducerScenario {
         return withoutRelay(APPENDS_ALONE, db -> RowWriter.outbox(db.outbox()));
     }
 
+    /**
+     * @return appends to an insert-only outbox with nothing draining
+     * @throws SQLException when PostgreSQL fails
+     */
+    ProducerResult appendsAloneInsertOnly() throws SQLException {
+        return withoutRelay(APPENDS_ALONE_INSERT_ONLY, db -> RowWriter.outbox(db.log()));
+    }
+
     private ProducerResult withoutRelay(String label, Function<BenchOutbox, RowWriter> writer) throws SQLException {
         DeliveryLog commits = newLog();
         try (BenchOutbox db = BenchOutbox.create(pgUrl)) {
@@ -110,7 +120,7 @@ final class ProducerScenario {
         double rate = commits / (duration.toNanos() / 1e9);
         return print(new ProducerResult(contender.label(), contender.relays(), threads, duration.toNanos() / 1e9, commits,
                 rate, produced.events(), backlogAtEnd, maxBacklog, deliveries.distinct(), deliveries.duplicates(),
-                deliveries.keyOrderViolations(), 1, rate, rate, failure));
+                contender.keyOrderViolations(deliveries), 1, rate, rate, failure));
     }
 
     private DeliveryLog newLog() {

@@ -79,6 +79,7 @@ final class Producers {
                     LockSupport.parkNanos(wait);
                 }
                 one[0] = seq;
+                log.started(seq, System.nanoTime());
                 session.commit(one, 1, true, log);
                 log.committed(seq, System.nanoTime());
             }

@@ -29,6 +29,11 @@ enum RelayContender {
      * a logical replication slot, created before the run's appends so that it streams them.
      */
     RINGBUS_WAL("ringbus WAL relay", 1),
+    /**
+     * One ringbus WAL relay on an insert-only table ({@link io.ringbus.outbox.OutboxBuilder#insertOnly}):
+     * appends without a key lock, nothing updated or deleted per row, passed partitions truncated.
+     */
+    RINGBUS_LOG("ringbus WAL relay, insert-only", 1),
     /** {@link SkipLockedPoller}: DELETE ... SKIP LOCKED ... RETURNING, 1,000 rows a poll. */
     POLLER("60-line poller x1", 1),
     /** {@link GruelboxPeer}: gruelbox transaction-outbox 4.2.268. */
@@ -63,6 +68,16 @@ enum RelayContender {
     }
 
     /**
+     * @param deliveries a run's log
+     * @return rows delivered out of the order this contender promises per key: commit order for
+     * the insert-only WAL relay (its appends take no lock, so a key's ids need not follow its
+     * commits), id order (which the append's lock makes commit order) for the others
+     */
+    long keyOrderViolations(DeliveryLog deliveries) {
+        return this == RINGBUS_LOG ? deliveries.commitOrderViolations() : deliveries.keyOrderViolations();
+    }
+
+    /**
      * @param label a {@link #label()}
      * @return whether the contender of that label promises per-key order ({@code true} for other labels)
      */
@@ -85,6 +100,7 @@ enum RelayContender {
             case POLLER -> Appender.jdbc(db.outbox().dataSource(), db.plain());
             case GRUELBOX -> db.gruelbox().appender();
             case NAMASTACK -> db.namastack().appender();
+            case RINGBUS_LOG -> Appender.jdbc(db.log().dataSource(), RowWriter.outbox(db.log()));
             default -> Appender.jdbc(db.outbox().dataSource(), RowWriter.outbox(db.outbox()));
         };
     }
@@ -96,7 +112,7 @@ enum RelayContender {
      * @param db the run's database
      */
     void prepare(BenchOutbox db) {
-        if (this == RINGBUS_WAL) {
+        if (this == RINGBUS_WAL || this == RINGBUS_LOG) {
             Relay relay = walRelay(db, new OutboxSink() {
                 @Override
                 public String name() {
@@ -113,11 +129,45 @@ enum RelayContender {
                     throw new IllegalStateException("the slot is created on an empty table: " + event);
                 }
             }, 1_000);
+            // Closing at once could stop the relay before it made the slot: the run's relay would
+            // then make it and read the backlog by a catch-up query instead of from the stream.
+            awaitSlot(db, this == RINGBUS_LOG ? db.logSlot() : db.walSlot(),
+                    db.schema() + "." + (this == RINGBUS_LOG ? BenchOutbox.LOG_TABLE : BenchOutbox.TABLE) + "_wal");
             relay.close(Duration.ofSeconds(30));
         }
     }
 
-    private static Relay walRelay(BenchOutbox db, OutboxSink sink, int batchSize) {
+    /** Waits until the WAL relay made its slot and recorded its (empty) catch-up as done. */
+    private static void awaitSlot(BenchOutbox db, String slot, String caughtUpTable) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        try (java.sql.Connection c = db.outbox().dataSource().getConnection()) {
+            c.setAutoCommit(true);
+            while (System.nanoTime() - deadline < 0) {
+                try (java.sql.PreparedStatement find = c.prepareStatement("SELECT caught_up FROM " + caughtUpTable
+                        + " WHERE slot = ?")) {
+                    find.setString(1, slot);
+                    try (java.sql.ResultSet rs = find.executeQuery()) {
+                        if (rs.next() && rs.getBoolean(1)) {
+                            return;
+                        }
+                    }
+                } catch (SQLException e) {
+                    if (!"42P01".equals(e.getSQLState())) { // the relay has not made the table yet
+                        throw e;
+                    }
+                }
+                LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read " + caughtUpTable, e);
+        }
+        throw new IllegalStateException("the WAL relay made no slot " + slot + " within 30 s");
+    }
+
+    private Relay walRelay(BenchOutbox db, OutboxSink sink, int batchSize) {
+        if (this == RINGBUS_LOG) {
+            return db.log().relay().name("bench-log").sink(sink).batchSize(batchSize).wal(db.logSlot()).start();
+        }
         return db.outbox().relay().name("bench-wal").sink(sink).batchSize(batchSize).wal(db.walSlot()).start();
     }
 
@@ -150,7 +200,7 @@ enum RelayContender {
             PeerRelay peer = this == GRUELBOX ? db.gruelbox().start(sink) : db.namastack().start(sink);
             return new Running(this, db, null, peer, List.of());
         }
-        if (this == RINGBUS_WAL) {
+        if (this == RINGBUS_WAL || this == RINGBUS_LOG) {
             return new Running(this, db, null, null, List.of(walRelay(db, sink, batchSize)));
         }
         List<Relay> started = new ArrayList<>(relays);
@@ -229,6 +279,9 @@ enum RelayContender {
          * @throws SQLException when the database cannot be read
          */
         long awaitNothingPending(Duration timeout) throws SQLException {
+            if (contender == RINGBUS_LOG) {
+                return 0; // an insert-only table cannot tell; the delivery log has every event
+            }
             if (peer == null) {
                 return db.awaitNothingPending(timeout, poller != null);
             }
@@ -260,7 +313,7 @@ enum RelayContender {
             if (deliveries.strangers() != 0) {
                 return deliveries.strangers() + " deliveries of unknown events";
             }
-            long reordered = contender.keepsKeyOrder() ? deliveries.keyOrderViolations() : 0;
+            long reordered = contender.keepsKeyOrder() ? contender.keyOrderViolations(deliveries) : 0;
             return reordered == 0 ? null : reordered + " rows delivered after a later row of their key";
         }
 

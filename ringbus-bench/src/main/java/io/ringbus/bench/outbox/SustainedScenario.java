@@ -98,7 +98,7 @@ final class SustainedScenario {
         SustainedResult result = new SustainedResult(contender.label(), contender.relays(), rate, achieved, measured,
                 latency.getValueAtPercentile(50), latency.getValueAtPercentile(99), latency.getValueAtPercentile(99.9),
                 latency.getMaxValue(), deliveries.deliveredBeforeCommitReturned(warmupEvents, events), backlogMax,
-                backlogAtEnd, deliveries.duplicates(), events - deliveries.distinct(), deliveries.keyOrderViolations(),
+                backlogAtEnd, deliveries.duplicates(), events - deliveries.distinct(), contender.keyOrderViolations(deliveries),
                 List.copyOf(list), failure);
         log.printf(Locale.ROOT, "  sustained  %-22s %,6.0f/s  p50 %8.1f ms  p99 %8.1f ms  max %8.1f ms  backlog max %,d%s%n",
                 result.contender(), achieved, result.p50Micros() / 1e3, result.p99Micros() / 1e3,

@@ -73,6 +73,8 @@ public final class Partitions {
     private long nextTickNanos = System.nanoTime();
     private Candidate candidate;
     private Candidate defaultNote;
+    /** Partitions truncated whose drop was not granted its lock yet. */
+    private final java.util.Set<String> emptied = new java.util.LinkedHashSet<>();
 
     /**
      * @param schema the checked schema name
@@ -270,9 +272,19 @@ public final class Partitions {
     }
 
     private void prune(Connection c, List<Range> ranges, long last, long passedMarker) throws SQLException {
-        Range oldest = ranges.getFirst();
+        for (String name : List.copyOf(emptied)) {
+            if (drop(c, schema + "." + name)) {
+                emptied.remove(name);
+            }
+        }
+        List<Range> left = ranges.stream().filter(r -> !emptied.contains(r.name())).toList();
+        if (left.isEmpty()) {
+            return;
+        }
+        Range oldest = left.getFirst();
         long size = oldest.hi() - oldest.lo();
-        if (ranges.size() <= AHEAD + 1 || oldest.hi() + size / 2 > last) {
+        LOG.debug("outbox relay {}: prune: {} partitions, last id {}, marker passed {}, noted {}", relay, ranges.size(), last, passedMarker, candidate);
+        if (left.size() <= AHEAD + 1 || oldest.hi() + size / 2 > last) {
             return; // the sequence is still in it, or just past it
         }
         if (candidate == null || !candidate.range().equals(oldest)) {
@@ -301,12 +313,15 @@ public final class Partitions {
                     delivered = rs.getLong(3);
                 }
             }
+            LOG.debug("outbox relay {}: {} dead letters, {} rows newer than the note, {} delivered", relay, dead, fresh, delivered);
             if (dead == 0 && fresh == 0) {
                 s.execute("TRUNCATE " + qualified);
                 c.commit();
                 truncated.increment();
                 candidate = null;
-                drop(c, qualified);
+                if (!drop(c, qualified)) {
+                    emptied.add(oldest.name());
+                }
                 return;
             }
             if (delivered > 0) {
@@ -379,18 +394,24 @@ public final class Partitions {
     /**
      * Drops an emptied partition: that locks the whole table, so only for {@link #LOCK_TIMEOUT_MS}
      * (the inserts queued behind the request wait that long at most); when not granted, the empty
-     * partition stays and is tried again at a later tick.
+     * partition stays and is tried again at the next tick.
+     *
+     * @return whether it was dropped
      */
-    private void drop(Connection c, String qualified) throws SQLException {
+    private boolean drop(Connection c, String qualified) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute("SET LOCAL lock_timeout = '" + LOCK_TIMEOUT_MS + "ms'");
-            s.execute("DROP TABLE " + qualified);
+            s.execute("DROP TABLE IF EXISTS " + qualified);
             c.commit();
+            return true;
         } catch (SQLException e) {
             c.rollback();
             if (!"55P03".equals(e.getSQLState())) {
                 throw e;
             }
+            LOG.info("outbox relay {}: emptied partition {} not dropped yet (the table's lock was not granted within"
+                    + " {} ms); tried again at the next tick", relay, qualified, LOCK_TIMEOUT_MS);
+            return false;
         }
     }
 }
