@@ -44,6 +44,10 @@ public final class Partitions {
     static final int LOCK_TIMEOUT_MS = 50;
     /** The subject of the marker rows pruning inserts (with status delivered: never relayed). */
     public static final String MARKER_SUBJECT = "$ringbus.prune";
+    /** How long attaching a partition may take (its check of the default partition blocks inserts into it). */
+    static final int ATTACH_TIMEOUT_MS = 200;
+    /** How long to wait after an attach that ran out of time before the next try. */
+    static final long ATTACH_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(10);
     /** The partition size {@code createLayout} uses when none is given. */
     public static final long DEFAULT_PARTITION_ROWS = 1_000_000;
     private static final long TICK_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -71,6 +75,7 @@ public final class Partitions {
     private final String relay;
     private final LongAdder truncated = new LongAdder();
     private long nextTickNanos = System.nanoTime();
+    private long attachAfterNanos = System.nanoTime();
     private Candidate candidate;
     private Candidate defaultNote;
     /** Partitions truncated whose drop was not granted its lock yet. */
@@ -245,6 +250,9 @@ public final class Partitions {
      * starts a quarter partition beyond it, clear of ids being taken meanwhile.
      */
     private void keepAhead(Connection c, List<Range> ranges, long last) throws SQLException {
+        if (System.nanoTime() - attachAfterNanos < 0) {
+            return;
+        }
         Range newest = ranges.getLast();
         long size = newest.hi() - newest.lo();
         long hi = newest.hi();
@@ -255,12 +263,19 @@ public final class Partitions {
                 s.execute("CREATE TABLE " + schema + "." + name + " (LIKE " + schema + "." + table
                         + " INCLUDING DEFAULTS, CHECK (id >= " + lo + " AND id < " + (lo + size) + "))");
                 s.execute("SET LOCAL lock_timeout = '" + LOCK_TIMEOUT_MS + "ms'");
+                // Attaching checks the default partition for ids of the new range while it holds
+                // that partition's lock: bounded, as inserts of ids beyond the partitions wait on it.
+                s.execute("SET LOCAL statement_timeout = '" + ATTACH_TIMEOUT_MS + "ms'");
                 s.execute("ALTER TABLE " + schema + "." + table + " ATTACH PARTITION " + schema + "." + name
                         + " FOR VALUES FROM (" + lo + ") TO (" + (lo + size) + ")");
             } catch (SQLException e) {
                 c.rollback();
-                if ("23514".equals(e.getSQLState())) { // the default partition holds ids of that range: later
-                    LOG.info("outbox relay {}: partition {} not attached yet: {}", relay, name, e.getMessage());
+                if ("23514".equals(e.getSQLState()) || "57014".equals(e.getSQLState())) {
+                    // The default partition holds ids of that range, or is too large to check in time.
+                    long backoff = "57014".equals(e.getSQLState()) ? ATTACH_BACKOFF_NANOS : TICK_NANOS;
+                    attachAfterNanos = System.nanoTime() + backoff;
+                    LOG.info("outbox relay {}: partition {} not attached, tried again in {} s: {}", relay, name,
+                            TimeUnit.NANOSECONDS.toSeconds(backoff), e.getMessage());
                     return;
                 }
                 throw e;
@@ -284,7 +299,7 @@ public final class Partitions {
         Range oldest = left.getFirst();
         long size = oldest.hi() - oldest.lo();
         LOG.debug("outbox relay {}: prune: {} partitions, last id {}, marker passed {}, noted {}", relay, ranges.size(), last, passedMarker, candidate);
-        if (left.size() <= AHEAD + 1 || oldest.hi() + size / 2 > last) {
+        if (oldest.hi() + size / 2 > last) {
             return; // the sequence is still in it, or just past it
         }
         if (candidate == null || !candidate.range().equals(oldest)) {

@@ -53,6 +53,8 @@ import org.slf4j.LoggerFactory;
 public final class WalRelayLoop implements Runnable, RelayWorker {
     private static final Logger LOG = LoggerFactory.getLogger(WalRelayLoop.class);
     private static final long STANDBY_MILLIS = 1_000;
+    /** The shortest time between two positions sent to the server outside the stream's own status messages. */
+    private static final long CONFIRM_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
     /**
      * How long a streamed row waits for later commits to join its batch: under a steady stream the
      * stream is never drained, and without a bound a batch would wait until it is full.
@@ -108,6 +110,9 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
     /** Markers streamed and not yet passed: {commit end LSN, marker id}, in stream order. */
     private final java.util.ArrayDeque<long[]> markers = new java.util.ArrayDeque<>();
     private long passedMarker;
+    private long lastConfirmNanos;
+    private long confirmedLsn;
+    private long sentLsn;
 
     /**
      * @param dataSource    the outbox's pool, for deletes, dead letters and counts
@@ -208,6 +213,10 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
         try (Connection connection = dataSource.getConnection(); Connection stream = openReplication();
              Connection settling = dataSource.getConnection()) {
             replication = stream;
+            // The slot resends from its confirmed position: what this relay held of a former stream is void.
+            confirmedLsn = 0;
+            sentLsn = 0;
+            markers.clear();
             connection.setAutoCommit(false);
             settling.setAutoCommit(false);
             ensurePublication(connection);
@@ -300,7 +309,7 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
             }
         }
         settler.drain();
-        confirm(changes, settler.settledLsn());
+        confirm(changes, settler.settledLsn(), true);
     }
 
     /**
@@ -346,18 +355,30 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
     }
 
     private void confirm(PGReplicationStream changes, long lsn) throws SQLException {
-        if (lsn <= 0) {
-            return;
+        confirm(changes, lsn, false);
+    }
+
+    /**
+     * Moves the slot's position to {@code lsn}. The position is sent at once at most every
+     * {@link #CONFIRM_EVERY_NANOS} (and when {@code now}); in between the stream's own status
+     * messages carry it within a second: a batch a few milliseconds long does not cost a message
+     * to the server, and a slot that lags by that much only resends rows already delivered.
+     */
+    private void confirm(PGReplicationStream changes, long lsn, boolean now) throws SQLException {
+        if (lsn > confirmedLsn) {
+            LogSequenceNumber position = LogSequenceNumber.valueOf(lsn);
+            changes.setAppliedLSN(position);
+            changes.setFlushedLSN(position);
+            confirmedLsn = lsn;
+            while (!markers.isEmpty() && markers.peekFirst()[0] <= lsn) {
+                passedMarker = markers.pollFirst()[1];
+            }
         }
-        LogSequenceNumber position = LogSequenceNumber.valueOf(lsn);
-        if (position.equals(changes.getLastFlushedLSN())) {
-            return;
-        }
-        changes.setAppliedLSN(position);
-        changes.setFlushedLSN(position);
-        changes.forceUpdateStatus();
-        while (!markers.isEmpty() && markers.peekFirst()[0] <= lsn) {
-            passedMarker = markers.pollFirst()[1];
+        long nanos = System.nanoTime();
+        if (confirmedLsn != sentLsn && (now || nanos - lastConfirmNanos >= CONFIRM_EVERY_NANOS)) {
+            changes.forceUpdateStatus();
+            sentLsn = confirmedLsn;
+            lastConfirmNanos = nanos;
         }
     }
 
