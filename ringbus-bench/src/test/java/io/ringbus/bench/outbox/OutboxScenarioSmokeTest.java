@@ -46,17 +46,18 @@ class OutboxScenarioSmokeTest {
         assertThat(floor.claimRows()).isEqualTo(3000L);
         List<OutboxResults.ProducerRow> producers = doc.producers();
         assertThat(producers).extracting(OutboxResults.ProducerRow::contender).containsExactly(
-                ProducerScenario.APPENDS_ALONE, RelayContender.RINGBUS_1.label(), RelayContender.RINGBUS_WAL.label(),
-                RelayContender.POLLER.label(), RelayContender.GRUELBOX.label(), RelayContender.NAMASTACK.label());
+                ProducerScenario.APPENDS_ALONE, ProducerScenario.APPENDS_ALONE_INSERT_ONLY, RelayContender.RINGBUS_1.label(),
+                RelayContender.RINGBUS_WAL.label(), RelayContender.RINGBUS_LOG.label(), RelayContender.POLLER.label(),
+                RelayContender.GRUELBOX.label(), RelayContender.NAMASTACK.label());
         assertThat(producers).allSatisfy(r -> assertThat(r.commits()).isPositive());
-        assertThat(producers.subList(1, 6)).allSatisfy(r -> assertThat(r.delivered()).isEqualTo(r.events()));
+        assertThat(producers.subList(2, 8)).allSatisfy(r -> assertThat(r.delivered()).isEqualTo(r.events()));
         List<OutboxResults.DrainRow> drain = doc.drain();
         assertThat(drain).extracting(OutboxResults.DrainRow::contender)
                 .containsExactly(Arrays.stream(RelayContender.values()).map(RelayContender::label).toArray(String[]::new));
         assertThat(drain).extracting(OutboxResults.DrainRow::delivered).containsOnly(3000L);
         assertThat(drain).extracting(OutboxResults.DrainRow::pendingAfter).containsOnly(0L);
         List<OutboxResults.SustainedRow> sustained = doc.sustained();
-        assertThat(sustained).extracting(OutboxResults.SustainedRow::measuredEvents).containsExactly(600, 600, 600, 600, 600);
+        assertThat(sustained).extracting(OutboxResults.SustainedRow::measuredEvents).containsExactly(600, 600, 600, 600, 600, 600);
         assertThat(sustained).extracting(OutboxResults.SustainedRow::missing).containsOnly(0L);
         assertThat(sustained).allSatisfy(r -> assertThat(r.windows()).hasSize(2));
         // ringbus and namastack promise per-key order: a reordering would have failed their runs (verified false)
@@ -71,9 +72,9 @@ class OutboxScenarioSmokeTest {
         assertThat(doc.http()).extracting(OutboxResults.HttpRow::verified).containsOnly(true);
         assertThat(doc.goals()).extracting(OutboxResults.GoalRow::goal).containsExactly("1", "2", "3a", "3b", "4");
         assertThat(benchSchemas()).isEqualTo(schemasBefore);
-        // producers: floor + 6; drain: floor + 7; sustained p50/p99 x 5 and 2 windows x 5; http 2 x 2
+        // producers: floor + 8; drain: floor + 8; sustained p50/p99 x 6 and 2 windows x 6; http 2 x 2
         assertThat(count(Files.readString(dir.resolve("outbox.svg"), StandardCharsets.UTF_8), "class=\"bar\""))
-                .isEqualTo(7 + 8 + 10 + 10 + 4);
+                .isEqualTo(9 + 9 + 12 + 12 + 4);
     }
 
     @Test
