@@ -1,5 +1,6 @@
 package io.ringbus.outbox;
 
+import io.ringbus.outbox.internal.Partitions;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -175,14 +176,14 @@ public final class OutboxBuilder {
      * (ids go on from the old table's), and otherwise requires it. An existing insert-only table is
      * used as one whether or not this is called.
      *
-     * @param partitionRows ids per partition, at least 100 (suggested: a few minutes of appends;
-     *                      {@value io.ringbus.outbox.internal.Partitions#DEFAULT_PARTITION_ROWS})
+     * @param partitionRows ids per partition, at least 100 and at most
+     *                      {@value io.ringbus.outbox.internal.Partitions#MAX_PARTITION_ROWS} (suggested: a few
+     *                      minutes of appends; {@value io.ringbus.outbox.internal.Partitions#DEFAULT_PARTITION_ROWS})
      * @return this builder
+     * @throws IllegalArgumentException naming {@code partitionRows} when it is out of that range
      */
     public OutboxBuilder insertOnly(long partitionRows) {
-        if (partitionRows < 100) {
-            throw new IllegalArgumentException("partitionRows must be at least 100: partitionRows=" + partitionRows);
-        }
+        Partitions.checkPartitionRows(partitionRows);
         this.insertOnlyPartitionRows = partitionRows;
         return this;
     }

@@ -50,6 +50,11 @@ public final class Partitions {
     static final long ATTACH_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(10);
     /** The partition size {@code createLayout} uses when none is given. */
     public static final long DEFAULT_PARTITION_ROWS = 1_000_000;
+    /**
+     * The largest partition size: the bounds of the partitions made ahead ({@code id + 3 * rows}) must
+     * not overflow a {@code bigint} (a larger size failed as PostgreSQL's "empty range bound").
+     */
+    public static final long MAX_PARTITION_ROWS = 1L << 40;
     private static final long TICK_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final Pattern BOUNDS = Pattern.compile("FROM \\('?(-?\\d+)'?\\) TO \\('?(-?\\d+)'?\\)");
     /**
@@ -110,13 +115,11 @@ public final class Partitions {
      * are never reused.
      *
      * @param c             a connection; its auto-commit is restored
-     * @param partitionRows ids per partition, at least 100
+     * @param partitionRows ids per partition, see {@link #checkPartitionRows}
      * @throws IllegalStateException naming the table when it holds rows
      */
     public static void createLayout(Connection c, String schema, String table, long partitionRows) throws SQLException {
-        if (partitionRows < 100) {
-            throw new IllegalArgumentException("partitionRows must be at least 100: partitionRows=" + partitionRows);
-        }
+        checkPartitionRows(partitionRows);
         String qualified = schema + "." + table;
         boolean autoCommit = c.getAutoCommit();
         c.setAutoCommit(false);
@@ -163,6 +166,17 @@ public final class Partitions {
             throw e;
         } finally {
             c.setAutoCommit(autoCommit);
+        }
+    }
+
+    /**
+     * @param partitionRows ids per partition
+     * @throws IllegalArgumentException naming the value unless it is in [100, {@link #MAX_PARTITION_ROWS}]
+     */
+    public static void checkPartitionRows(long partitionRows) {
+        if (partitionRows < 100 || partitionRows > MAX_PARTITION_ROWS) {
+            throw new IllegalArgumentException("partitionRows must be between 100 and " + MAX_PARTITION_ROWS
+                    + ": partitionRows=" + partitionRows);
         }
     }
 
