@@ -111,7 +111,8 @@ public final class Outbox implements AutoCloseable {
     private static boolean layout(Connection connection, Dialect dialect, OutboxBuilder builder) throws SQLException {
         if (dialect != Dialect.POSTGRESQL) {
             if (builder.insertOnlyPartitionRows > 0) {
-                throw new IllegalStateException("the insert-only layout needs PostgreSQL: jdbcUrl=" + builder.jdbcUrl);
+                throw new IllegalStateException("the insert-only layout needs PostgreSQL, not " + dialect + ": table "
+                        + builder.schema + "." + builder.table);
             }
             return false;
         }

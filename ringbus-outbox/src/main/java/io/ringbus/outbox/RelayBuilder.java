@@ -304,6 +304,15 @@ public final class RelayBuilder {
             }
             try (Connection connection = outbox.dataSource().getConnection()) {
                 WalRelayLoop.requireLogical(connection);
+                if (outbox.insertOnly()) {
+                    String qualified = outbox.statements().sql().table();
+                    String other = WalRelayLoop.otherSlot(connection, qualified.substring(0, qualified.indexOf('.')),
+                            qualified.substring(qualified.indexOf('.') + 1), walSlot);
+                    if (other != null) {
+                        throw new IllegalStateException(WalRelayLoop.oneSlot(outbox.statements().sql().table(), other,
+                                walSlot));
+                    }
+                }
             } catch (SQLException e) {
                 throw new IllegalStateException("cannot check the database for WAL mode: slot=" + walSlot, e);
             }

@@ -199,6 +199,33 @@ class InsertOnlyRelayTest {
     }
 
     @Test
+    void aSecondSlotOnTheTableIsRefusedNamingTheFirst() throws Exception {
+        String schema = TestDatabases.uniqueSchema();
+        String slot = "s_" + schema;
+        try (Outbox outbox = open(schema)) {
+            RecordingSink sink = new RecordingSink();
+            try (Relay relay = outbox.relay().name("first").wal(slot).sink(sink).start()) {
+                long id = outbox.publish("orders.created", null, bytes("x"), Headers.EMPTY);
+                Await.until("the first relay streams", () -> ids(sink).contains(id));
+                assertThatThrownBy(() -> outbox.relay().name("second").wal(slot + "_b").sink(new RecordingSink()).start())
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("is streamed through slot " + slot + ", so it cannot be through slot "
+                                + slot + "_b too");
+                assertThat(relay.stats().delivered()).isEqualTo(1);
+            }
+            dropSlot(outbox, slot);
+            RecordingSink second = new RecordingSink();
+            try (Relay again = outbox.relay().name("second").wal(slot + "_b").sink(second).start()) {
+                long id = outbox.publish("orders.created", null, bytes("y"), Headers.EMPTY);
+                Await.until("the second slot streams once the first is dropped", () -> ids(second).contains(id));
+                assertThat(again.stats().delivered()).as("a new slot's catch-up delivers the rows still in the table"
+                        + " again, then the new one").isEqualTo(2);
+            }
+            dropSlot(outbox, slot + "_b");
+        }
+    }
+
+    @Test
     void theLayoutReplacesOnlyAnEmptyTableKeepsItsIdsAndRefusesAPollingRelay() throws Exception {
         String schema = TestDatabases.uniqueSchema();
         long lastPolled;

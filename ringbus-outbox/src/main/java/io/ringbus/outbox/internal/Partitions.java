@@ -46,6 +46,12 @@ public final class Partitions {
     public static final String MARKER_SUBJECT = "$ringbus.prune";
     /** How long attaching a partition may take (its check of the default partition blocks inserts into it). */
     static final int ATTACH_TIMEOUT_MS = 200;
+    /**
+     * How long to wait after a drop that was not granted the table's lock (a transaction that
+     * inserted into the table is still open) before the next try: each try holds inserts up for up
+     * to {@link #LOCK_TIMEOUT_MS}.
+     */
+    static final long DROP_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(30);
     /** How long to wait after an attach that ran out of time before the next try. */
     static final long ATTACH_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(10);
     /** The partition size {@code createLayout} uses when none is given. */
@@ -81,6 +87,7 @@ public final class Partitions {
     private final LongAdder truncated = new LongAdder();
     private long nextTickNanos = System.nanoTime();
     private long attachAfterNanos = System.nanoTime();
+    private long dropAfterNanos = System.nanoTime();
     private Candidate candidate;
     private Candidate defaultNote;
     /** Partitions truncated whose drop was not granted its lock yet. */
@@ -131,7 +138,8 @@ public final class Partitions {
                 rs.next();
                 if (rs.getBoolean(1)) {
                     throw new IllegalStateException("outbox table " + qualified + " holds rows: the insert-only layout"
-                            + " replaces an empty table only (let a relay drain it, or use another table)");
+                            + " replaces an empty table only (let a relay drain it, then purge its dead letters and,"
+                            + " with deleteDelivered(false), its kept rows; or use another table)");
                 }
                 next = rs.getLong(2);
             }
@@ -301,9 +309,14 @@ public final class Partitions {
     }
 
     private void prune(Connection c, List<Range> ranges, long last, long passedMarker) throws SQLException {
-        for (String name : List.copyOf(emptied)) {
-            if (drop(c, schema + "." + name)) {
-                emptied.remove(name);
+        if (System.nanoTime() - dropAfterNanos >= 0) {
+            for (String name : List.copyOf(emptied)) {
+                if (drop(c, schema + "." + name)) {
+                    emptied.remove(name);
+                } else {
+                    dropAfterNanos = System.nanoTime() + DROP_BACKOFF_NANOS;
+                    break;
+                }
             }
         }
         List<Range> left = ranges.stream().filter(r -> !emptied.contains(r.name())).toList();
@@ -350,6 +363,7 @@ public final class Partitions {
                 candidate = null;
                 if (!drop(c, qualified)) {
                     emptied.add(oldest.name());
+                    dropAfterNanos = System.nanoTime() + DROP_BACKOFF_NANOS;
                 }
                 return;
             }
@@ -439,7 +453,8 @@ public final class Partitions {
                 throw e;
             }
             LOG.info("outbox relay {}: emptied partition {} not dropped yet (the table's lock was not granted within"
-                    + " {} ms); tried again at the next tick", relay, qualified, LOCK_TIMEOUT_MS);
+                    + " {} ms: a transaction that inserted into the table is open); tried again in {} s", relay, qualified,
+                    LOCK_TIMEOUT_MS, TimeUnit.NANOSECONDS.toSeconds(DROP_BACKOFF_NANOS));
             return false;
         }
     }

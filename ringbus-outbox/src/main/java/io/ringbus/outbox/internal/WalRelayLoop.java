@@ -382,15 +382,17 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
             changes.setAppliedLSN(position);
             changes.setFlushedLSN(position);
             confirmedLsn = lsn;
-            while (!markers.isEmpty() && markers.peekFirst()[0] <= lsn) {
-                passedMarker = markers.pollFirst()[1];
-            }
         }
         long nanos = System.nanoTime();
         if (confirmedLsn != sentLsn && (now || nanos - lastConfirmNanos >= CONFIRM_EVERY_NANOS)) {
             changes.forceUpdateStatus();
             sentLsn = confirmedLsn;
             lastConfirmNanos = nanos;
+        }
+        // A marker is passed once the server has the position after it: a relay that restarts
+        // then never streams again rows of a partition pruned on the marker's strength.
+        while (!markers.isEmpty() && markers.peekFirst()[0] <= sentLsn) {
+            passedMarker = markers.pollFirst()[1];
         }
     }
 
@@ -468,6 +470,13 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
                 throw e;
             }
         }
+        if (partitions != null) {
+            String other = otherSlot(connection, schema, table, source.slot());
+            connection.commit();
+            if (other != null) {
+                throw new IllegalStateException(oneSlot(schema + "." + table, other, source.slot()));
+            }
+        }
         boolean exists;
         boolean caught;
         try (PreparedStatement find = connection.prepareStatement("SELECT (SELECT count(*) FROM pg_replication_slots"
@@ -503,6 +512,40 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
         catchUp(slot.getSnapshotName());
         markCaughtUp(connection, caughtUp);
         return slot.getConsistentPoint();
+    }
+
+    /**
+     * An insert-only table is pruned by the relay that streams it, as far as its own slot has
+     * delivered: a second slot on it would find rows gone (its dead letters, its catch-up), and two
+     * relays would create the same partitions.
+     *
+     * @return another replication slot that still exists and has streamed this table, or {@code null}
+     */
+    public static String otherSlot(Connection c, String schema, String table, String slot) throws SQLException {
+        String caughtUp = schema + "." + table + "_wal";
+        try (PreparedStatement exists = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
+            exists.setString(1, caughtUp);
+            try (ResultSet rs = exists.executeQuery()) {
+                rs.next();
+                if (!rs.getBoolean(1)) {
+                    return null;
+                }
+            }
+        }
+        try (PreparedStatement find = c.prepareStatement("SELECT w.slot FROM " + caughtUp + " w JOIN pg_replication_slots r"
+                + " ON r.slot_name = w.slot AND r.database = current_database() WHERE w.slot <> ? ORDER BY w.slot LIMIT 1")) {
+            find.setString(1, slot);
+            try (ResultSet rs = find.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        }
+    }
+
+    /** @return the refusal of a second slot on an insert-only table, naming both */
+    public static String oneSlot(String table, String other, String slot) {
+        return "insert-only outbox table " + table + " is streamed through slot " + other + ", so it cannot be through"
+                + " slot " + slot + " too (pruning follows one slot): use slot " + other + ", or drop it first"
+                + " (SELECT pg_drop_replication_slot('" + other + "'))";
     }
 
     private void markCaughtUp(Connection connection, String caughtUp) throws SQLException {
