@@ -199,6 +199,27 @@ class InsertOnlyRelayTest {
     }
 
     @Test
+    void theDocumentedSetupDeliversWhatIsAppended() throws Exception {
+        String jdbcUrl = cluster.jdbcUrl();
+        RecordingSink sink = new RecordingSink();
+        // --8<-- [start:insert-only]
+        Outbox outbox = Outbox.builder()
+                .jdbcUrl(jdbcUrl)                 // PostgreSQL with wal_level=logical
+                .insertOnly(1_000_000)            // ids per partition: a few minutes of appends
+                .open();                          // creates the layout on a new (or empty) table
+        Relay relay = outbox.relay().wal("orders_slot").sink(sink).start();
+        // --8<-- [end:insert-only]
+        try (outbox) {
+            try (relay) {
+                long id = outbox.publish("orders.created", "o-42", bytes("{}"), Headers.EMPTY);
+                Await.until("the appended row delivered", () -> ids(sink).contains(id));
+                assertThat(outbox.insertOnly()).isTrue();
+            }
+            dropSlot(outbox, "orders_slot");
+        }
+    }
+
+    @Test
     void aSecondSlotOnTheTableIsRefusedNamingTheFirst() throws Exception {
         String schema = TestDatabases.uniqueSchema();
         String slot = "s_" + schema;

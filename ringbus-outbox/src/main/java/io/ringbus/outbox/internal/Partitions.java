@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * dead letter. A partition that holds dead letters loses only its delivered rows, by a DELETE, and
  * stays.
  *
- * <p>Threading: the relay's thread only.
+ * <p>Threading: one thread at a time (the relay's {@link PartitionKeeper}); not thread-safe.
  */
 public final class Partitions {
     private static final Logger LOG = LoggerFactory.getLogger(Partitions.class);

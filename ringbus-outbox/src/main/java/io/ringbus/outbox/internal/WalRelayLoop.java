@@ -116,6 +116,7 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
     /** Markers streamed and not yet passed: {commit end LSN, marker id}, in stream order. */
     private final java.util.ArrayDeque<long[]> markers = new java.util.ArrayDeque<>();
     private long passedMarker;
+    private PartitionKeeper keeper;
     private long lastConfirmNanos;
     private long confirmedLsn;
     private long sentLsn;
@@ -217,7 +218,8 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
 
     private void stream() throws SQLException {
         try (Connection connection = dataSource.getConnection(); Connection stream = openReplication();
-             Connection settling = dataSource.getConnection()) {
+             Connection settling = dataSource.getConnection();
+             Connection keeping = partitions == null ? null : dataSource.getConnection()) {
             replication = stream;
             // The slot resends from its confirmed position: what this relay held of a former stream is void.
             confirmedLsn = 0;
@@ -232,9 +234,17 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
                     .withSlotOption("proto_version", "1").withSlotOption("publication_names", publication)
                     .withStatusInterval(1, TimeUnit.SECONDS).start();
             LOG.info("outbox relay {} streams slot {} (publication {})", settings.name(), source.slot(), publication);
+            if (keeping != null) {
+                keeping.setAutoCommit(false);
+            }
             try (WalSettler settler = new WalSettler(settling, statements, settings.deleteDelivered(), counters,
-                    settings.name())) {
+                    settings.name());
+                 PartitionKeeper keeper = keeping == null ? null
+                         : new PartitionKeeper(partitions, keeping, counters, settings.name())) {
+                this.keeper = keeper;
                 consume(connection, changes, settler);
+            } finally {
+                this.keeper = null;
             }
         } finally {
             replication = null;
@@ -274,7 +284,7 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
                     confirm(changes, settler.settledLsn());
                 }
                 countIfDue(connection);
-                prune(connection);
+                prune();
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
                 continue;
             }
@@ -314,7 +324,7 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
                     if (batch.size() >= settings.batchSize() || System.nanoTime() - batchStartNanos >= BATCH_LINGER_NANOS) {
                         deliverStreamed(connection, batch, xids, confirmable, settler);
                         confirm(changes, settler.settledLsn());
-                        prune(connection);
+                        prune();
                     }
                 }
                 case OTHER -> { }
@@ -407,9 +417,10 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
     }
 
     /** Insert-only layout: keeps partitions ahead and truncates those the relay has passed (once a second). */
-    private void prune(Connection connection) throws SQLException {
-        if (partitions != null) {
-            partitions.tick(connection, passedMarker);
+    private void prune() {
+        PartitionKeeper k = keeper;
+        if (k != null) {
+            k.offer(passedMarker);
         }
     }
 

@@ -1,0 +1,83 @@
+package io.ringbus.outbox.internal;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs an insert-only table's {@link Partitions#tick} on a thread and connection of its own, so
+ * that the stream is never held while a partition is counted, truncated, attached or dropped (a
+ * partition of a million rows takes a good part of a second to check). At most one tick runs at
+ * a time; a tick that fails is logged and counted, and the next one tries again: pruning late
+ * delays nothing but the disk space.
+ *
+ * <p>Threading: {@link #offer} and {@link #close} from the stream's thread; ticks on the keeper's.
+ */
+final class PartitionKeeper implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PartitionKeeper.class);
+
+    private final Partitions partitions;
+    private final Connection connection;
+    private final LoopCounters counters;
+    private final String name;
+    private final ExecutorService thread;
+    private final AtomicBoolean running = new AtomicBoolean();
+
+    /**
+     * @param connection a connection of its own with auto-commit off; the caller closes it
+     */
+    PartitionKeeper(Partitions partitions, Connection connection, LoopCounters counters, String name) {
+        this.partitions = partitions;
+        this.connection = connection;
+        this.counters = counters;
+        this.name = name;
+        this.thread = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("ringbus-outbox-" + name
+                + "-partitions").factory());
+    }
+
+    /**
+     * Starts a tick unless one runs (the tick itself runs its work at most once a second).
+     *
+     * @param passedMarker the newest marker row the relay has passed
+     */
+    void offer(long passedMarker) {
+        if (!running.compareAndSet(false, true)) {
+            return;
+        }
+        thread.execute(() -> {
+            try {
+                partitions.tick(connection, passedMarker);
+            } catch (SQLException | RuntimeException e) {
+                counters.databaseErrors.increment();
+                LOG.warn("outbox relay {}: keeping the partitions failed, tried again at the next tick: {}", name,
+                        e.toString());
+                try {
+                    connection.rollback();
+                } catch (SQLException ignored) {
+                    // the next tick's statements fail the same way, and are logged then
+                }
+            } finally {
+                running.set(false);
+            }
+        });
+    }
+
+    /** Lets a running tick finish (up to 30 s), then stops the thread; the connection is the caller's. */
+    @Override
+    public void close() {
+        thread.shutdown();
+        try {
+            if (!thread.awaitTermination(30, TimeUnit.SECONDS)) {
+                thread.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            thread.shutdownNow();
+        }
+    }
+}
