@@ -202,13 +202,13 @@ class InsertOnlyRelayTest {
     void theDocumentedSetupDeliversWhatIsAppended() throws Exception {
         String jdbcUrl = cluster.jdbcUrl();
         RecordingSink sink = new RecordingSink();
-        // --8<-- [start:insert-only]
+        // --8<-- [start:insertonly]
         Outbox outbox = Outbox.builder()
                 .jdbcUrl(jdbcUrl)                 // PostgreSQL with wal_level=logical
                 .insertOnly(1_000_000)            // ids per partition: a few minutes of appends
                 .open();                          // creates the layout on a new (or empty) table
         Relay relay = outbox.relay().wal("orders_slot").sink(sink).start();
-        // --8<-- [end:insert-only]
+        // --8<-- [end:insertonly]
         try (outbox) {
             try (relay) {
                 long id = outbox.publish("orders.created", "o-42", bytes("{}"), Headers.EMPTY);
