@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs an insert-only table's {@link Partitions#tick} on a thread and connection of its own, so
  * that the stream is never held while a partition is counted, truncated, attached or dropped (a
- * partition of a million rows takes a good part of a second to check). At most one tick runs at
+ * partition of a million rows takes a good part of a second to check), and counts the dead
+ * letters there too: a count over the table would wait on a partition that pruning holds locked. At most one tick runs at
  * a time; a tick that fails is logged and counted, and the next one tries again: pruning late
  * delays nothing but the disk space.
  *
@@ -27,12 +28,19 @@ final class PartitionKeeper implements AutoCloseable {
     private final String name;
     private final ExecutorService thread;
     private final AtomicBoolean running = new AtomicBoolean();
+    private final OutboxStatements statements;
+    private final long countNanos;
+    private long nextCountNanos = System.nanoTime();
+    private volatile long dead = -1;
 
     /**
      * @param connection a connection of its own with auto-commit off; the caller closes it
      */
-    PartitionKeeper(Partitions partitions, Connection connection, LoopCounters counters, String name) {
+    PartitionKeeper(Partitions partitions, OutboxStatements statements, long countMillis, Connection connection,
+                    LoopCounters counters, String name) {
         this.partitions = partitions;
+        this.statements = statements;
+        this.countNanos = TimeUnit.MILLISECONDS.toNanos(countMillis);
         this.connection = connection;
         this.counters = counters;
         this.name = name;
@@ -52,6 +60,7 @@ final class PartitionKeeper implements AutoCloseable {
         thread.execute(() -> {
             try {
                 partitions.tick(connection, passedMarker);
+                countIfDue();
             } catch (SQLException | RuntimeException e) {
                 counters.databaseErrors.increment();
                 LOG.warn("outbox relay {}: keeping the partitions failed, tried again at the next tick: {}", name,
@@ -65,6 +74,21 @@ final class PartitionKeeper implements AutoCloseable {
                 running.set(false);
             }
         });
+    }
+
+    /** @return the dead letters counted last, -1 before the first count */
+    long dead() {
+        return dead;
+    }
+
+    /** Counts the dead letters (the relay's gauge) on this thread, between prunes, never during one. */
+    private void countIfDue() throws SQLException {
+        long now = System.nanoTime();
+        if (now - nextCountNanos >= 0) {
+            nextCountNanos = now + countNanos;
+            dead = statements.countPendingAndDead(connection)[1];
+            connection.commit();
+        }
     }
 
     /** Lets a running tick finish (up to 30 s), then stops the thread; the connection is the caller's. */

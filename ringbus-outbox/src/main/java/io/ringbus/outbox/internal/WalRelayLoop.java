@@ -240,7 +240,8 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
             try (WalSettler settler = new WalSettler(settling, statements, settings.deleteDelivered(), counters,
                     settings.name());
                  PartitionKeeper keeper = keeping == null ? null
-                         : new PartitionKeeper(partitions, keeping, counters, settings.name())) {
+                         : new PartitionKeeper(partitions, statements, settings.countMillis(), keeping, counters,
+                                 settings.name())) {
                 this.keeper = keeper;
                 consume(connection, changes, settler);
             } finally {
@@ -782,6 +783,14 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
 
     private void countIfDue(Connection connection) throws SQLException {
         long now = System.nanoTime();
+        PartitionKeeper k = keeper;
+        if (k != null) {
+            // Insert-only: counted by the keeper, whose pruning locks partitions a count over the
+            // table would wait on (the stream with it).
+            pending = -1;
+            dead = k.dead();
+            return;
+        }
         if (now - nextCountNanos >= 0) {
             nextCountNanos = now + TimeUnit.MILLISECONDS.toNanos(settings.countMillis());
             long[] counts = statements.countPendingAndDead(connection);
