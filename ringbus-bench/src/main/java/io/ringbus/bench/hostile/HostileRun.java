@@ -58,16 +58,11 @@ final class HostileRun {
     HostileResult run(Attack attack, ServerKind kind) throws IOException, InterruptedException {
         Path dir = Files.createDirectories(workDir.resolve(attack.name() + "-" + kind.label()));
         Path configFile = kind == ServerKind.RINGBUS ? config.writeRingbus(dir) : config.writeNats(dir);
-        int port = EphemeralPorts.pick();
-        int monitorPort = EphemeralPorts.pick();
-        List<String> command = kind == ServerKind.RINGBUS && binaries.ringbusJar() == null
-                ? fromClassPath(port, monitorPort, configFile)
-                : kind.command(binaries, port, monitorPort, heap, List.of(), configFile);
         Path log = dir.resolve(kind.label() + ".log");
         progress.printf("  %s vs %s (log %s)%n", attack.name(), kind.label(), log);
-        try (ServerProcess server = ServerProcess.start(kind.label(), command, port, log, Duration.ofSeconds(60))) {
-            Target target = new Target(kind, port, monitorPort);
-            awaitMonitor(target);
+        Started started = start(kind, configFile, log);
+        try (ServerProcess server = started.server()) {
+            Target target = started.target();
             try {
                 attack.prepare().run(target, System.nanoTime() + duration.toNanos());
             } catch (Exception e) {
@@ -107,6 +102,41 @@ final class HostileRun {
         }
     }
 
+    private record Started(ServerProcess server, Target target) {
+    }
+
+    /**
+     * Starts the server on fresh ports and waits for its monitoring port. A server that exits
+     * while starting (a port taken between the pick and its bind) is started again on other ports,
+     * three times at most.
+     */
+    private Started start(ServerKind kind, Path configFile, Path log) throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            int port = EphemeralPorts.pick();
+            int monitorPort = EphemeralPorts.pick();
+            List<String> command = kind == ServerKind.RINGBUS && binaries.ringbusJar() == null
+                    ? fromClassPath(port, monitorPort, configFile)
+                    : kind.command(binaries, port, monitorPort, heap, List.of(), configFile);
+            ServerProcess server = null;
+            try {
+                server = ServerProcess.start(kind.label(), command, port, log, Duration.ofSeconds(60));
+                Target target = new Target(kind, port, monitorPort);
+                awaitMonitor(target, server);
+                return new Started(server, target);
+            } catch (IOException e) {
+                boolean exited = server == null || !server.isAlive();
+                if (server != null) {
+                    server.close();
+                }
+                if (!exited || attempt == 3) {
+                    throw e;
+                }
+                progress.printf("  %s exited while starting (attempt %d), starting it on other ports: %s%n",
+                        kind.label(), attempt, e.getMessage().lines().findFirst().orElse(""));
+            }
+        }
+    }
+
     /** ringbus-server from this JVM's class path (tests, where the server jar may not be built yet). */
     private List<String> fromClassPath(int port, int monitorPort, Path configFile) {
         return List.of(binaries.java().toString(), "-Xmx" + heap, "-XX:MaxDirectMemorySize=" + heap,
@@ -128,7 +158,7 @@ final class HostileRun {
         }
     }
 
-    private static void awaitMonitor(Target target) throws IOException, InterruptedException {
+    private static void awaitMonitor(Target target, ServerProcess server) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (true) {
             try {
@@ -136,8 +166,10 @@ final class HostileRun {
                     return;
                 }
             } catch (IOException notYet) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw notYet;
+                if (!server.isAlive() || System.nanoTime() - deadline > 0) {
+                    throw new IOException("the monitoring port " + target.monitorPort() + " does not answer /healthz ("
+                            + notYet + "); server " + (server.isAlive() ? "running" : "exited") + ", its log:\n"
+                            + server.logTail(20), notYet);
                 }
             }
             Thread.sleep(50);

@@ -123,9 +123,13 @@ class NetworkScenarioSmokeTest {
     }
 
     @Test
-    void portsAreNeverTheNatsDefault() {
-        for (int i = 0; i < 20; i++) {
-            assertThat(EphemeralPorts.pick()).isNotEqualTo(EphemeralPorts.NATS_DEFAULT_PORT).isPositive();
+    void portsAreNeverTheNatsDefaultNorOnesOutgoingConnectionsTake() {
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        for (int i = 0; i < 50; i++) {
+            int port = EphemeralPorts.pick();
+            assertThat(port).isNotEqualTo(EphemeralPorts.NATS_DEFAULT_PORT).isBetween(10_000,
+                    EphemeralPorts.ephemeralRangeStart() - 1);
+            assertThat(seen.add(port)).as("port %d handed out twice", port).isTrue();
         }
     }
 
