@@ -1,5 +1,6 @@
 package io.ringbus.outbox;
 
+import io.ringbus.outbox.internal.DeadLetterStatements;
 import io.ringbus.outbox.internal.OutboxStatements;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -21,12 +22,12 @@ public final class DeadLetters {
     public static final int MAX_LIST = 10_000;
 
     private final DataSource dataSource;
-    private final OutboxStatements statements;
+    private final DeadLetterStatements statements;
     private final String eventIdPrefix;
 
     DeadLetters(DataSource dataSource, OutboxStatements statements, String eventIdPrefix) {
         this.dataSource = dataSource;
-        this.statements = statements;
+        this.statements = new DeadLetterStatements(statements.sql());
         this.eventIdPrefix = eventIdPrefix;
     }
 
@@ -41,7 +42,7 @@ public final class DeadLetters {
             throw new IllegalArgumentException("limit must be in [1, " + MAX_LIST + "]: limit=" + limit);
         }
         try (Connection connection = dataSource.getConnection()) {
-            return statements.listDead(connection, afterId, limit, eventIdPrefix);
+            return statements.list(connection, afterId, limit, eventIdPrefix);
         }
     }
 
@@ -52,7 +53,7 @@ public final class DeadLetters {
      */
     public Optional<DeadLetter> inspect(long id) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
-            return statements.inspectDead(connection, id, eventIdPrefix);
+            return statements.inspect(connection, id, eventIdPrefix);
         }
     }
 
@@ -63,7 +64,7 @@ public final class DeadLetters {
      */
     public boolean retry(long id) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
-            return statements.retryDead(connection, id) == 1;
+            return statements.retry(connection, id) == 1;
         }
     }
 
@@ -73,7 +74,7 @@ public final class DeadLetters {
      */
     public int retryAll() throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
-            return statements.retryDead(connection, -1);
+            return statements.retry(connection, -1);
         }
     }
 
@@ -84,7 +85,7 @@ public final class DeadLetters {
      */
     public boolean purge(long id) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
-            return statements.purgeDead(connection, id) == 1;
+            return statements.purge(connection, id) == 1;
         }
     }
 
@@ -94,7 +95,7 @@ public final class DeadLetters {
      */
     public int purgeAll() throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
-            return statements.purgeDead(connection, -1);
+            return statements.purge(connection, -1);
         }
     }
 }

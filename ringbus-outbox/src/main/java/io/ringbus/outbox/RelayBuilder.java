@@ -1,6 +1,7 @@
 package io.ringbus.outbox;
 
 import io.ringbus.core.Subject;
+import io.ringbus.outbox.internal.OutboxStatements;
 import io.ringbus.outbox.internal.RelayGroup;
 import io.ringbus.outbox.internal.RelaySettings;
 import io.ringbus.outbox.internal.WalRelayLoop;
@@ -36,6 +37,7 @@ public final class RelayBuilder {
     private Duration deliveryTimeout = Duration.ofSeconds(30);
     private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
     private boolean deleteDelivered = true;
+    private boolean archiveDelivered;
     private Duration retention = Duration.ofDays(7);
     private Duration sweepInterval = Duration.ofMinutes(1);
     private Duration countInterval = Duration.ofSeconds(5);
@@ -176,7 +178,24 @@ public final class RelayBuilder {
     }
 
     /**
-     * @param retention how long delivered rows (and idle key rows) are kept (default 7 days)
+     * An audit trail off the hot table: each delivered row is deleted from the events table and
+     * copied into {@code <table>_archive} (with {@code archived_at}) by the same statement, so the
+     * copy commits exactly when the deletion does. Archived rows are kept for
+     * {@link #retention(Duration)}. Cheaper than {@code deleteDelivered(false)}, which updates every
+     * row in the events table and keeps it there; not for the insert-only layout, whose rows stay
+     * in their partitions until pruned.
+     *
+     * @param archiveDelivered archive delivered rows (default false); needs {@code deleteDelivered(true)}
+     * @return this builder
+     */
+    public RelayBuilder archiveDelivered(boolean archiveDelivered) {
+        this.archiveDelivered = archiveDelivered;
+        return this;
+    }
+
+    /**
+     * @param retention how long delivered rows kept in the table or the archive (and idle key rows) are kept
+     *                  (default 7 days)
      * @return this builder
      */
     public RelayBuilder retention(Duration retention) {
@@ -296,6 +315,18 @@ public final class RelayBuilder {
                     + " layout, whose rows are never marked or deleted one by one: relay it in WAL mode (wal(slot); --wal SLOT"
                     + " on the command line)");
         }
+        OutboxStatements statements = outbox.statements();
+        if (archiveDelivered) {
+            if (!deleteDelivered) {
+                throw new IllegalStateException("archiveDelivered(true) moves delivered rows into the archive, and"
+                        + " deleteDelivered(false) keeps them in the events table: choose one (relay " + name + ")");
+            }
+            if (statements.sql().insertOnly()) {
+                throw new IllegalStateException("outbox table " + statements.sql().table() + " has the insert-only"
+                        + " layout, whose delivered rows stay in their partitions until pruned: it has no archive");
+            }
+            statements = statements.archiving();
+        }
         WalRelayLoop.Source wal = null;
         if (walSlot != null) {
             if (!outbox.isPostgreSql() || outbox.jdbcUrl() == null) {
@@ -318,7 +349,7 @@ public final class RelayBuilder {
             }
             wal = new WalRelayLoop.Source(outbox.jdbcUrl(), outbox.user(), outbox.password(), walSlot);
         }
-        return new Relay(new RelayGroup(outbox.dataSource(), outbox.statements(), settings,
+        return new Relay(new RelayGroup(outbox.dataSource(), statements, settings,
                 settings.listen() && wal == null ? outbox.listener() : null, outbox.wakeups(), wal, meterRegistry));
     }
 

@@ -262,6 +262,53 @@ abstract class OutboxContractTest {
     }
 
     @Test
+    void archiveTakesDeliveredRowsOutOfTheTableWithTheirDeletionAndIsSweptByTheRetention() throws Exception {
+        assertThatThrownBy(() -> outbox.relay().sink(new RecordingSink()).deleteDelivered(false).archiveDelivered(true)
+                .start()).isInstanceOf(IllegalStateException.class).hasMessageContaining("deleteDelivered(false)");
+        RecordingSink sink = new RecordingSink();
+        java.util.concurrent.atomic.AtomicBoolean failedOnce = new java.util.concurrent.atomic.AtomicBoolean();
+        // The first attempt of "b" fails: its batch is rolled back, nothing of it archived yet.
+        sink.answer(e -> e.key() != null && e.key().equals("b") && failedOnce.compareAndSet(false, true)
+                ? CompletableFuture.failedFuture(new IllegalStateException("not now"))
+                : CompletableFuture.completedFuture(null));
+        outbox.publish("audit.a", "a", bytes("first"), Headers.of("Trace", "t-1"));
+        outbox.publish("audit.b", "b", bytes("second"), Headers.EMPTY);
+        outbox.publish("audit.c", null, bytes("third"), Headers.EMPTY);
+        Relay archiving = start(outbox.relay().archiveDelivered(true).sink(sink)
+                .retryPolicy(new RetryPolicy(5, Duration.ofMillis(50), Duration.ofMillis(100), 0)));
+        Await.until("three delivered", () -> archiving.stats().delivered() == 3);
+        assertThat(counts()).isEqualTo(new OutboxCounts(0, 0, 0));
+        List<String> archived = archivedRows();
+        assertThat(archived).containsExactly("audit.a|a|first|1|0", "audit.b|b|second|0|1", "audit.c|null|third|0|0");
+        archiving.close();
+        relays.remove(archiving);
+
+        start(outbox.relay().archiveDelivered(true).sink(sink).retention(Duration.ofMillis(1))
+                .sweepInterval(Duration.ofMillis(50)));
+        Await.until("archive swept after the retention", () -> archivedRows().isEmpty());
+    }
+
+    /** @return subject|key|payload|headers present (1/0)|attempts of each archived row, in id order */
+    private List<String> archivedRows() {
+        List<String> rows = new ArrayList<>();
+        try (Connection c = outbox.dataSource().getConnection(); java.sql.Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT subject, msg_key, payload, headers, attempts, archived_at,"
+                     + " created_at FROM " + outbox.statements().sql().table() + "_archive ORDER BY id")) {
+            while (rs.next()) {
+                assertThat(rs.getTimestamp(6)).isAfterOrEqualTo(rs.getTimestamp(7));
+                rows.add(rs.getString(1) + "|" + rs.getString(2) + "|" + new String(rs.getBytes(3), StandardCharsets.UTF_8)
+                        + "|" + (rs.getString(4) == null ? 0 : 1) + "|" + rs.getInt(5));
+            }
+            if (!c.getAutoCommit()) {
+                c.commit();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the archive", e);
+        }
+        return rows;
+    }
+
+    @Test
     void badInputIsRejectedNamingTheValueAndLeavesTheTransactionUsable() throws Exception {
         RecordingSink sink = new RecordingSink();
         start(outbox.relay().deleteDelivered(false).sink(sink));

@@ -71,7 +71,7 @@ class OutboxMainDatabaseTest {
         Map<String, String> env = Map.of("RINGBUS_OUTBOX_JDBC_URL", TestDatabases.PG_URL);
         Run migrate = process(env, "migrate", "--schema", schema);
         assertThat(migrate.exitCode()).as(migrate.toString()).isZero();
-        assertThat(migrate.out()).contains(schema + ".ringbus_outbox at " + TestDatabases.PG_URL, "schema version 2");
+        assertThat(migrate.out()).contains(schema + ".ringbus_outbox at " + TestDatabases.PG_URL, "schema version 3");
         Run status = process(env, "status", "--schema", schema);
         assertThat(status.exitCode()).as(status.toString()).isZero();
         assertThat(status.out()).contains("pending   0", "dead      0");
@@ -85,7 +85,7 @@ class OutboxMainDatabaseTest {
         Map<String, String> env = Map.of("RINGBUS_OUTBOX_JDBC_URL", TestDatabases.PG_URL);
         Run migrate = process(env, "migrate", "--schema", schema, "--insert-only", "1000");
         assertThat(migrate.exitCode()).as(migrate.toString()).isZero();
-        assertThat(migrate.out()).contains("schema version 2, insert-only layout");
+        assertThat(migrate.out()).contains("schema version 3, insert-only layout");
         Run again = process(env, "migrate", "--schema", schema);
         assertThat(again.out()).as("an existing insert-only table is kept").contains("insert-only layout");
         Run status = process(env, "status", "--schema", schema);

@@ -239,7 +239,7 @@ class OutboxMainTest {
 
         Run first = cli("migrate");
         assertThat(first.exitCode()).as(first.err()).isZero();
-        assertThat(first.out()).contains(schema + ".ringbus_outbox").contains("schema version 2");
+        assertThat(first.out()).contains(schema + ".ringbus_outbox").contains("schema version 3");
         Outbox outbox = open(database);
         outbox.publish("a.b", null, new byte[] {1}, Headers.EMPTY);
 

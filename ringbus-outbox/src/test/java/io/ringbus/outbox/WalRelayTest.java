@@ -196,6 +196,36 @@ class WalRelayTest {
     }
 
     @Test
+    void archivesWithTheDeletionAndSweepsArchivedAndKeptRowsByTheRetention() throws Exception {
+        RecordingSink sink = new RecordingSink();
+        try (Relay relay = outbox.relay().name("wal-archive").wal(slot).sink(sink).archiveDelivered(true).start()) {
+            for (int i = 0; i < 5; i++) {
+                outbox.publish("orders.created", "k" + (i % 2), bytes("e" + i), Headers.EMPTY);
+            }
+            Await.until("delivered", () -> relay.stats().delivered() == 5);
+            Await.until("moved to the archive", () -> archived() == 5 && TestDatabases.counts(outbox).pending() == 0);
+        }
+        try (Relay relay = outbox.relay().name("wal-keep").wal(slot).sink(sink).deleteDelivered(false)
+                .retention(Duration.ofMillis(1)).sweepInterval(Duration.ofMillis(50)).start()) {
+            outbox.publish("orders.created", "k", bytes("kept"), Headers.EMPTY);
+            Await.until("delivered", () -> relay.stats().delivered() == 1);
+            Await.until("kept and archived rows swept", () -> archived() == 0
+                    && TestDatabases.counts(outbox).equals(new OutboxCounts(0, 0, 0)));
+        }
+        dropSlot();
+    }
+
+    private long archived() {
+        try (Connection c = outbox.dataSource().getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM " + schema + ".ringbus_outbox_archive")) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot count the archive", e);
+        }
+    }
+
+    @Test
     void failuresAreRetriedInPlaceKeepingKeyOrderThenDeadLettered() throws Exception {
         AtomicInteger failuresLeft = new AtomicInteger(2);
         RecordingSink sink = new RecordingSink().answer(e -> {

@@ -29,7 +29,7 @@ public final class Migrations {
     private static final ReentrantLock H2_LOCK = new ReentrantLock();
 
     /** The newest schema version this build knows. */
-    public static final int LATEST = 2;
+    public static final int LATEST = 3;
 
     private Migrations() {
     }

@@ -51,6 +51,9 @@ public final class OutboxSql {
     final String retry;
     final String dead;
     final String sweepDelivered;
+    final boolean archive;
+    final String archiveDelivered;
+    final String sweepArchive;
     final String sweepKeys;
     final String countByStatus;
     final String countPendingAndDead;
@@ -88,7 +91,20 @@ public final class OutboxSql {
      *                   take no lock (WAL relays deliver in commit order) and set no bucket
      */
     public OutboxSql(Dialect dialect, String table, String channel, boolean insertOnly) {
+        this(dialect, table, channel, insertOnly, false);
+    }
+
+    /**
+     * @param dialect    the database
+     * @param table      the qualified events table, {@code schema.table}
+     * @param channel    the LISTEN/NOTIFY channel (PostgreSQL)
+     * @param insertOnly whether the table has the insert-only layout ({@link Partitions})
+     * @param archive    whether a delivered row's deletion also copies it into {@code <table>_archive}
+     *                   (schema version 3), in the same statement on PostgreSQL
+     */
+    public OutboxSql(Dialect dialect, String table, String channel, boolean insertOnly, boolean archive) {
         this.dialect = dialect;
+        this.archive = archive;
         this.insertOnly = insertOnly;
         this.table = table;
         this.channel = channel;
@@ -174,11 +190,17 @@ public final class OutboxSql {
             // not committed), so its own deleting claim waits on their row locks, then skips them if
             // this batch committed or takes them (in id order, with the key's later rows) if it rolled
             // back: no row is delivered by two members, and a key's later rows never overtake.
-            claimAndDelete = RELAY_TRANSACTION + "WITH r AS MATERIALIZED (SELECT r.tid, r.bucket" + candidates
-                    + "e.ctid AS tid, e.bucket" + perBucket + owned + ") " + "DELETE FROM " + table + " e WHERE e.status = "
-                    + PENDING + " AND e.ctid = ANY(ARRAY(SELECT r.tid FROM r WHERE r.bucket = ANY(ARRAY(SELECT bucket"
-                    + " FROM b)))) RETURNING e.id, e.subject, e.msg_key, e.payload, e.headers, e.attempts, e.created_at, "
-                    + now + ", e.bucket";
+            String claimed = RELAY_TRANSACTION + "WITH r AS MATERIALIZED (SELECT r.tid, r.bucket" + candidates
+                    + "e.ctid AS tid, e.bucket" + perBucket + owned + ")";
+            String deletion = "DELETE FROM " + table + " e WHERE e.status = " + PENDING + " AND e.ctid = ANY(ARRAY("
+                    + "SELECT r.tid FROM r WHERE r.bucket = ANY(ARRAY(SELECT bucket FROM b)))) RETURNING e.id, e.subject,"
+                    + " e.msg_key, e.payload, e.headers, e.attempts, e.created_at, ";
+            // Archiving: the deleted rows also go into the archive, by the same statement (a
+            // data-modifying CTE runs whether or not it is read), and so commit or roll back with it.
+            claimAndDelete = archive
+                    ? claimed + ", d AS (" + deletion + "e.bucket), a AS (" + archiveInsert(table, now) + ") SELECT id,"
+                            + " subject, msg_key, payload, headers, attempts, created_at, " + now + ", bucket FROM d"
+                    : claimed + " " + deletion + now + ", e.bucket";
             heartbeat = "INSERT INTO " + members + " (member, seen_at) VALUES (?, " + now + ") ON CONFLICT (member)"
                     + " DO UPDATE SET seen_at = EXCLUDED.seen_at";
             liveMembers = "SELECT count(*) FROM " + members + " WHERE seen_at > " + now + " - ?" + ms;
@@ -211,7 +233,12 @@ public final class OutboxSql {
         // the primary key index), and so is one that is a large share of the table.
         String byIds = pg ? " WHERE id = ANY(ARRAY(SELECT unnest(?::bigint[])))" : " WHERE id = ?";
         markDelivered = "UPDATE " + table + " SET status = " + DELIVERED + ", done_at = " + now + byIds;
-        deleteDelivered = "DELETE FROM " + table + byIds;
+        deleteDelivered = archive && pg ? "WITH d AS (DELETE FROM " + table + byIds + " RETURNING id, subject, msg_key,"
+                + " payload, headers, attempts, created_at) " + archiveInsert(table, now)
+                : "DELETE FROM " + table + byIds;
+        // H2 (no data-modifying CTE): the copy, by id, before the deletion in the same transaction.
+        archiveDelivered = archive && !pg ? "INSERT INTO " + table + "_archive (" + ARCHIVE_COLUMNS + ") SELECT id, subject,"
+                + " msg_key, payload, headers, attempts, created_at, " + now + " FROM " + table + byIds : null;
         // PostgreSQL: settle and commit in one round trip (the driver sends both statements before
         // it waits), which shortens the relay's cycle from three round trips to two.
         markDeliveredAndCommit = pg ? markDelivered + "; COMMIT" : null;
@@ -224,6 +251,8 @@ public final class OutboxSql {
         String ago = pg ? now + " - ? * interval '1 millisecond'" : "DATEADD(MILLISECOND, -?, " + now + ")";
         sweepDelivered = "DELETE FROM " + table + " WHERE id IN (SELECT id FROM " + table + " WHERE status = "
                 + DELIVERED + " AND done_at < " + ago + " ORDER BY id LIMIT ?)";
+        sweepArchive = "DELETE FROM " + table + "_archive WHERE id IN (SELECT id FROM " + table + "_archive WHERE"
+                + " archived_at < " + ago + " ORDER BY archived_at LIMIT ?)";
         // PostgreSQL has no key table since version 2.
         sweepKeys = pg ? null : "DELETE FROM " + keys + " WHERE last_append_at < " + ago + " AND NOT EXISTS (SELECT 1 FROM "
                 + table + " e WHERE e.status = " + PENDING + " AND e.msg_key = " + keys + ".msg_key)";
@@ -246,6 +275,20 @@ public final class OutboxSql {
         retryAllDead = pg ? again.formatted("") : reset;
         purgeDead = "DELETE FROM " + table + " WHERE status = " + DEAD + " AND id = ?";
         purgeAllDead = "DELETE FROM " + table + " WHERE status = " + DEAD;
+    }
+
+    private static final String ARCHIVE_COLUMNS = "id, subject, msg_key, payload, headers, attempts, created_at,"
+            + " archived_at";
+
+    /** PostgreSQL: the archive's insert of the rows a CTE named {@code d} deleted. */
+    private static String archiveInsert(String table, String now) {
+        return "INSERT INTO " + table + "_archive (" + ARCHIVE_COLUMNS + ") SELECT id, subject, msg_key, payload,"
+                + " headers, attempts, created_at, " + now + " FROM d";
+    }
+
+    /** @return whether delivered rows are archived as they are deleted */
+    public boolean archive() {
+        return archive;
     }
 
     /** @return the database */

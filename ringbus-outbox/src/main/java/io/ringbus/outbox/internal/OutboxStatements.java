@@ -1,6 +1,5 @@
 package io.ringbus.outbox.internal;
 
-import io.ringbus.outbox.DeadLetter;
 import io.ringbus.outbox.OutboxCounts;
 import io.ringbus.outbox.OutboxEvent;
 import java.sql.Array;
@@ -9,7 +8,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -17,7 +15,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
@@ -36,6 +33,12 @@ public final class OutboxStatements {
     public OutboxStatements(OutboxSql sql) {
         this.sql = sql;
         this.pg = sql.dialect == Dialect.POSTGRESQL;
+    }
+
+    /** @return the same statements, but a delivered row's deletion also archives it ({@link OutboxSql#archive()}) */
+    public OutboxStatements archiving() {
+        return sql.archive ? this : new OutboxStatements(new OutboxSql(sql.dialect, sql.table, sql.channel,
+                sql.insertOnly, true));
     }
 
     /** @return the statements */
@@ -380,20 +383,30 @@ public final class OutboxStatements {
         return result;
     }
 
-    /** Marks rows delivered, or deletes them. */
+    /** Marks rows delivered, or deletes them (and archives them, when the relay archives). */
     public void delivered(Connection c, long[] ids, boolean delete) throws SQLException {
         if (ids.length == 0) {
             return;
         }
+        if (delete && sql.archiveDelivered != null) {
+            byId(c, sql.archiveDelivered, ids);
+        }
         String statement = delete ? sql.deleteDelivered : sql.markDelivered;
+        if (!pg) {
+            byId(c, statement, ids);
+            return;
+        }
         try (PreparedStatement update = c.prepareStatement(statement)) {
-            if (pg) {
-                Array array = c.createArrayOf("bigint", box(ids));
-                update.setArray(1, array);
-                update.executeUpdate();
-                array.free();
-                return;
-            }
+            Array array = c.createArrayOf("bigint", box(ids));
+            update.setArray(1, array);
+            update.executeUpdate();
+            array.free();
+        }
+    }
+
+    /** H2: one execution of {@code statement} per id, in a batch. */
+    private static void byId(Connection c, String statement, long[] ids) throws SQLException {
+        try (PreparedStatement update = c.prepareStatement(statement)) {
             for (long id : ids) {
                 update.setLong(1, id);
                 update.addBatch();
@@ -462,23 +475,14 @@ public final class OutboxStatements {
     }
 
     /**
-     * Deletes delivered rows older than the retention, and key rows idle that long with nothing
-     * pending, in chunks.
+     * Deletes delivered rows and archived rows older than the retention, and key rows idle that
+     * long with nothing pending, in chunks.
      *
      * @return how many event rows were deleted
      */
     public long sweep(Connection c, long retentionMillis, int chunk) throws SQLException {
-        long total = 0;
-        try (PreparedStatement delete = c.prepareStatement(sql.sweepDelivered)) {
-            delete.setLong(1, retentionMillis);
-            delete.setInt(2, chunk);
-            int deleted;
-            do {
-                deleted = delete.executeUpdate();
-                c.commit();
-                total += deleted;
-            } while (deleted == chunk);
-        }
+        long total = sweepChunks(c, sql.sweepDelivered, retentionMillis, chunk)
+                + sweepChunks(c, sql.sweepArchive, retentionMillis, chunk);
         if (sql.sweepKeys != null) {
             try (PreparedStatement delete = c.prepareStatement(sql.sweepKeys)) {
                 delete.setLong(1, retentionMillis);
@@ -489,75 +493,24 @@ public final class OutboxStatements {
         return total;
     }
 
-    /** @return dead letters after {@code afterId}, in id order */
-    public List<DeadLetter> listDead(Connection c, long afterId, int limit, String eventIdPrefix) throws SQLException {
-        List<DeadLetter> result = new ArrayList<>();
-        try (PreparedStatement select = c.prepareStatement(sql.listDead)) {
-            select.setLong(1, afterId);
-            select.setInt(2, limit);
-            try (ResultSet rs = select.executeQuery()) {
-                while (rs.next()) {
-                    result.add(deadLetter(rs, eventIdPrefix));
-                }
-            }
+    private static long sweepChunks(Connection c, String statement, long retentionMillis, int chunk)
+            throws SQLException {
+        long total = 0;
+        try (PreparedStatement delete = c.prepareStatement(statement)) {
+            delete.setLong(1, retentionMillis);
+            delete.setInt(2, chunk);
+            int deleted;
+            do {
+                deleted = delete.executeUpdate();
+                c.commit();
+                total += deleted;
+            } while (deleted == chunk);
         }
-        return result;
+        return total;
     }
 
-    /** @return the dead letter with that id, if the row exists and is dead */
-    public Optional<DeadLetter> inspectDead(Connection c, long id, String eventIdPrefix) throws SQLException {
-        try (PreparedStatement select = c.prepareStatement(sql.inspect)) {
-            select.setLong(1, id);
-            try (ResultSet rs = select.executeQuery()) {
-                if (rs.next() && rs.getInt(10) == OutboxSql.DEAD) {
-                    return Optional.of(deadLetter(rs, eventIdPrefix));
-                }
-            }
-        }
-        return Optional.empty();
-    }
-
-    /** Makes one dead letter (or all, for {@code id < 0}) pending again and wakes relays. */
-    public int retryDead(Connection c, long id) throws SQLException {
-        int count;
-        if (id < 0) {
-            try (Statement update = c.createStatement()) {
-                count = update.executeUpdate(sql.retryAllDead);
-            }
-        } else {
-            try (PreparedStatement update = c.prepareStatement(sql.retryDead)) {
-                update.setLong(1, id);
-                count = update.executeUpdate();
-            }
-        }
-        if (count > 0 && pg) {
-            try (PreparedStatement notify = c.prepareStatement("SELECT pg_notify(?, '')")) {
-                notify.setString(1, sql.channel);
-                notify.execute();
-            }
-        }
-        return count;
-    }
-
-    /** Deletes one dead letter (or all, for {@code id < 0}). */
-    public int purgeDead(Connection c, long id) throws SQLException {
-        if (id < 0) {
-            try (Statement delete = c.createStatement()) {
-                return delete.executeUpdate(sql.purgeAllDead);
-            }
-        }
-        try (PreparedStatement delete = c.prepareStatement(sql.purgeDead)) {
-            delete.setLong(1, id);
-            return delete.executeUpdate();
-        }
-    }
-
-    private static DeadLetter deadLetter(ResultSet rs, String eventIdPrefix) throws SQLException {
-        Timestamp deadAt = rs.getTimestamp(9);
-        return new DeadLetter(event(rs, eventIdPrefix), rs.getString(8), deadAt == null ? null : deadAt.toInstant());
-    }
-
-    private static OutboxEvent event(ResultSet rs, String eventIdPrefix) throws SQLException {
+    /** @return the event of a row read with {@link OutboxSql#COLUMNS} first */
+    static OutboxEvent event(ResultSet rs, String eventIdPrefix) throws SQLException {
         long id = rs.getLong(1);
         return new OutboxEvent(id, eventIdPrefix + id, rs.getString(2), rs.getString(3), rs.getBytes(4),
                 HeaderCodec.decode(rs.getString(5)), rs.getInt(6), rs.getTimestamp(7).toInstant());

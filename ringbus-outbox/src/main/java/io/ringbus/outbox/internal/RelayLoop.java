@@ -36,7 +36,7 @@ public final class RelayLoop implements Runnable, RelayWorker {
      * {@link WalRelayLoop}, {@link PgListener}).
      */
     static final Backoff RECONNECT_MILLIS = new Backoff(100, 5_000);
-    private static final int SWEEP_CHUNK = 10_000;
+    static final int SWEEP_CHUNK = 10_000;
     private static final long BLOCKED_WAIT_MILLIS = 20;
     private static final long BALANCE_CHECK_MILLIS = 250;
     /** How long a loop keeps polling at the busy pace after its last claim that found rows. */

@@ -113,6 +113,7 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
     private volatile boolean closed;
     private volatile Connection replication;
     private long nextCountNanos;
+    private long nextSweepNanos;
     /** Markers streamed and not yet passed: {commit end LSN, marker id}, in stream order. */
     private final java.util.ArrayDeque<long[]> markers = new java.util.ArrayDeque<>();
     private long passedMarker;
@@ -169,6 +170,7 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
     @Override
     public void start() {
         nextCountNanos = System.nanoTime();
+        nextSweepNanos = nextCountNanos;
         thread.start();
     }
 
@@ -285,6 +287,7 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
                     confirm(changes, settler.settledLsn());
                 }
                 countIfDue(connection);
+                sweepIfDue(settler);
                 prune();
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
                 continue;
@@ -779,6 +782,18 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
             }
             return false;
         });
+    }
+
+    /**
+     * Rows kept (deleteDelivered(false)) or archived are swept by the retention on the settle
+     * thread, between batches: the stream goes on meanwhile.
+     */
+    private void sweepIfDue(WalSettler settler) {
+        long now = System.nanoTime();
+        if (keeper == null && now - nextSweepNanos >= 0) {
+            nextSweepNanos = now + TimeUnit.MILLISECONDS.toNanos(settings.sweepMillis());
+            settler.sweep(settings.retentionMillis(), RelayLoop.SWEEP_CHUNK);
+        }
     }
 
     private void countIfDue(Connection connection) throws SQLException {

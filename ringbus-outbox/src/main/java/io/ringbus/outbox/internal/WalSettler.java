@@ -101,6 +101,22 @@ final class WalSettler implements AutoCloseable {
         });
     }
 
+    /**
+     * Queues the retention sweep ({@link OutboxStatements#sweep}) behind the batches queued now;
+     * a failure fails the relay as a failed settle does.
+     */
+    void sweep(long retentionMillis, int chunk) {
+        thread.execute(() -> {
+            try {
+                if (failure == null) {
+                    statements.sweep(connection, retentionMillis, chunk);
+                }
+            } catch (SQLException | RuntimeException e) {
+                failure = e;
+            }
+        });
+    }
+
     /** @throws SQLException carrying the failure of an earlier settle, if one failed */
     void check() throws SQLException {
         Exception f = failure;

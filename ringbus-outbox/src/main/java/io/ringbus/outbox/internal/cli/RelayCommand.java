@@ -81,6 +81,10 @@ public final class RelayCommand extends OutboxCommand {
             + " (7 days) instead of deleting them once delivered")
     private boolean keepDelivered;
 
+    @Option(names = "--archive", description = "delete rows once delivered and copy them into <table>_archive in"
+            + " the same statement, kept for the retention (7 days): an audit trail off the hot table")
+    private boolean archive;
+
     @Option(names = "--wal", paramLabel = "SLOT", description = "WAL mode: read committed rows from PostgreSQL's"
             + " logical replication stream through this slot (created on first start; needs wal_level=logical)"
             + " instead of polling")
@@ -104,7 +108,8 @@ public final class RelayCommand extends OutboxCommand {
         Relay relay;
         try {
             RelayBuilder builder = outbox.relay().name(name).sink(outboxSink).batchSize(batchSize)
-                    .parallelBatches(parallelBatches).retryPolicy(retryPolicy).deleteDelivered(!keepDelivered);
+                    .parallelBatches(parallelBatches).retryPolicy(retryPolicy).deleteDelivered(!keepDelivered)
+                    .archiveDelivered(archive);
             if (pollInterval != null) {
                 builder.pollInterval(pollInterval);
             }
