@@ -44,6 +44,9 @@ public final class RelayBuilder {
     private boolean listen = true;
     private Duration leaseTime = Duration.ofSeconds(3);
     private String walSlot;
+    private String walUrl;
+    private String walUser;
+    private String walPassword;
     private Object meterRegistry;
 
     RelayBuilder(Outbox outbox) {
@@ -258,7 +261,8 @@ public final class RelayBuilder {
      * streams it, the slot keeps the WAL since its position: bound it with PostgreSQL's
      * {@code max_slot_wal_keep_size}, and drop a slot no relay will use again
      * ({@code SELECT pg_drop_replication_slot('name')}). Needs an outbox opened with
-     * {@code jdbcUrl(...)}, whose user may replicate ({@code REPLICATION} or a superuser).
+     * {@code jdbcUrl(...)} (or {@link #wal(String, String, String, String)}), whose user may
+     * replicate ({@code REPLICATION} or a superuser).
      * Ignores {@code parallelBatches}, {@code leaseTime} and the poll intervals.
      *
      * @param slot the replication slot's name: lower-case letters, digits and underscores
@@ -269,6 +273,28 @@ public final class RelayBuilder {
             throw new IllegalArgumentException("a replication slot name is 1 to 63 of a-z, 0-9 and _: slot=" + slot);
         }
         this.walSlot = slot;
+        return this;
+    }
+
+    /**
+     * {@link #wal(String)} for an outbox opened with {@code dataSource(...)} (the Spring starter's):
+     * the replication stream needs a connection of its own, opened from this URL.
+     *
+     * @param slot     the replication slot's name: lower-case letters, digits and underscores
+     * @param jdbcUrl  a {@code jdbc:postgresql:} URL of the outbox's database
+     * @param user     a user that may replicate, or null to take it from the URL
+     * @param password its password, or null
+     * @return this builder
+     */
+    public RelayBuilder wal(String slot, String jdbcUrl, String user, String password) {
+        if (jdbcUrl == null || !jdbcUrl.startsWith("jdbc:postgresql:")) {
+            throw new IllegalArgumentException("WAL mode streams from PostgreSQL: jdbcUrl must start with"
+                    + " jdbc:postgresql: jdbcUrl=" + jdbcUrl);
+        }
+        wal(slot);
+        this.walUrl = jdbcUrl;
+        this.walUser = user;
+        this.walPassword = password;
         return this;
     }
 
@@ -329,9 +355,9 @@ public final class RelayBuilder {
         }
         WalRelayLoop.Source wal = null;
         if (walSlot != null) {
-            if (!outbox.isPostgreSql() || outbox.jdbcUrl() == null) {
-                throw new IllegalStateException("WAL mode needs an outbox on PostgreSQL opened with jdbcUrl(...): slot="
-                        + walSlot + ", outbox=" + outbox);
+            if (!outbox.isPostgreSql() || (outbox.jdbcUrl() == null && walUrl == null)) {
+                throw new IllegalStateException("WAL mode needs an outbox on PostgreSQL opened with jdbcUrl(...), or"
+                        + " wal(slot, jdbcUrl, user, password): slot=" + walSlot + ", outbox=" + outbox);
             }
             try (Connection connection = outbox.dataSource().getConnection()) {
                 WalRelayLoop.requireLogical(connection);
@@ -347,7 +373,8 @@ public final class RelayBuilder {
             } catch (SQLException e) {
                 throw new IllegalStateException("cannot check the database for WAL mode: slot=" + walSlot, e);
             }
-            wal = new WalRelayLoop.Source(outbox.jdbcUrl(), outbox.user(), outbox.password(), walSlot);
+            wal = walUrl != null ? new WalRelayLoop.Source(walUrl, walUser, walPassword, walSlot)
+                    : new WalRelayLoop.Source(outbox.jdbcUrl(), outbox.user(), outbox.password(), walSlot);
         }
         return new Relay(new RelayGroup(outbox.dataSource(), statements, settings,
                 settings.listen() && wal == null ? outbox.listener() : null, outbox.wakeups(), wal, meterRegistry));

@@ -10,6 +10,7 @@ import io.ringbus.outbox.RelayBuilder;
 import io.ringbus.outbox.RetryPolicy;
 import io.ringbus.spring.internal.OutboxRelayLifecycle;
 import io.ringbus.spring.internal.PayloadConverter;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import javax.sql.DataSource;
@@ -23,6 +24,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configures the transactional outbox (ringbus-outbox) on the application's
@@ -96,21 +98,51 @@ public class RingbusOutboxAutoConfiguration {
      * @param outbox     the outbox
      * @param broker     the broker
      * @param properties the {@code ringbus.outbox.*} properties
+     * @param dataSource  the application's data source (WAL mode's default URL and user)
+     * @param environment where WAL mode's default password is read ({@code spring.datasource.password})
      * @return the lifecycle bean that starts and stops the relay
+     * @throws SQLException when WAL mode needs the data source's URL and it cannot be read
      */
     @Bean
     @ConditionalOnBooleanProperty(name = "ringbus.outbox.relay.enabled", matchIfMissing = true)
-    OutboxRelayLifecycle ringbusOutboxRelay(Outbox outbox, Broker broker, RingbusOutboxProperties properties) {
+    OutboxRelayLifecycle ringbusOutboxRelay(Outbox outbox, Broker broker, RingbusOutboxProperties properties,
+            DataSource dataSource, Environment environment) throws SQLException {
         RingbusOutboxProperties.Relay p = properties.getRelay();
         BrokerSink sink = new BrokerSink(broker.client(p.getScope()));
-        relayBuilder(outbox, sink, p);   // checks the values now: a bad one fails the context, not its start
+        WalSource wal = WalSource.of(p.getWal(), dataSource, environment);
+        relayBuilder(outbox, sink, p, wal);   // checks the values now: a bad one fails the context, not its start
         Duration shutdownTimeout = Durations.parse(p.getShutdownTimeout());
-        return new OutboxRelayLifecycle(() -> relayBuilder(outbox, sink, p), shutdownTimeout,
+        return new OutboxRelayLifecycle(() -> relayBuilder(outbox, sink, p, wal), shutdownTimeout,
                 RingbusAutoConfiguration.RELAY_PHASE);
     }
 
-    private static RelayBuilder relayBuilder(Outbox outbox, BrokerSink sink, RingbusOutboxProperties.Relay p) {
-        RelayBuilder builder = outbox.relay().name(p.getName()).sink(sink);
+    /** The replication stream's connection for WAL mode, resolved once. */
+    private record WalSource(String slot, String url, String username, String password) {
+        static WalSource of(RingbusOutboxProperties.Wal wal, DataSource dataSource, Environment environment)
+                throws SQLException {
+            if (wal.getSlot() == null) {
+                return null;
+            }
+            String url = wal.getUrl();
+            String username = wal.getUsername();
+            if (url == null || username == null) {
+                try (Connection c = dataSource.getConnection()) {
+                    url = url != null ? url : c.getMetaData().getURL();
+                    username = username != null ? username : c.getMetaData().getUserName();
+                }
+            }
+            String password = wal.getPassword() != null ? wal.getPassword()
+                    : environment.getProperty("spring.datasource.password");
+            return new WalSource(wal.getSlot(), url, username, password);
+        }
+    }
+
+    private static RelayBuilder relayBuilder(Outbox outbox, BrokerSink sink, RingbusOutboxProperties.Relay p,
+                                             WalSource wal) {
+        RelayBuilder builder = outbox.relay().name(p.getName()).sink(sink).archiveDelivered(p.isArchiveDelivered());
+        if (wal != null) {
+            builder.wal(wal.slot(), wal.url(), wal.username(), wal.password());
+        }
         if (p.getBatchSize() != null) {
             builder.batchSize(p.getBatchSize());
         }

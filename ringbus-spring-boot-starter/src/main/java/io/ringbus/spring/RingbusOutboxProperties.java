@@ -139,6 +139,15 @@ public class RingbusOutboxProperties {
         /** How long the relay waits for its current batch on shutdown (duration). */
         private String shutdownTimeout = "30s";
 
+        /**
+         * Delete each delivered row and copy it into {@code <table>_archive} in the same statement,
+         * kept for the retention (RelayBuilder.archiveDelivered).
+         */
+        private boolean archiveDelivered;
+
+        /** WAL mode (PostgreSQL, {@code wal_level=logical}): the {@code ringbus.outbox.relay.wal.*} properties. */
+        private final Wal wal = new Wal();
+
         /** Creates the properties with the defaults (Spring binds them). */
         public Relay() {
         }
@@ -241,6 +250,85 @@ public class RingbusOutboxProperties {
         /** @param shutdownTimeout how long the relay's shutdown waits for its batch (duration) */
         public void setShutdownTimeout(String shutdownTimeout) {
             this.shutdownTimeout = shutdownTimeout;
+        }
+
+        /** @return whether delivered rows are archived */
+        public boolean isArchiveDelivered() {
+            return archiveDelivered;
+        }
+
+        /** @param archiveDelivered whether delivered rows are archived */
+        public void setArchiveDelivered(boolean archiveDelivered) {
+            this.archiveDelivered = archiveDelivered;
+        }
+
+        /** @return the WAL mode properties */
+        public Wal getWal() {
+            return wal;
+        }
+    }
+
+    /**
+     * The {@code ringbus.outbox.relay.wal.*} properties: with a slot, the relay reads committed rows
+     * from PostgreSQL's logical replication stream (RelayBuilder.wal) instead of polling. The stream
+     * needs a connection of its own: from {@code url}, or the application's data source's URL.
+     */
+    public static class Wal {
+
+        /** Replication slot (a-z, 0-9, _); unset: the relay polls. */
+        private String slot;
+
+        /** JDBC URL for the replication connection (default: the data source's URL). */
+        private String url;
+
+        /** User for it, who may replicate (default: the data source's user). */
+        private String username;
+
+        /** Its password (default: spring.datasource.password). */
+        private String password;
+
+        /** Creates the properties (Spring binds them). */
+        public Wal() {
+        }
+
+        /** @return the slot, or null when the relay polls */
+        public String getSlot() {
+            return slot;
+        }
+
+        /** @param slot the replication slot */
+        public void setSlot(String slot) {
+            this.slot = slot;
+        }
+
+        /** @return the replication connection's URL, or null for the data source's */
+        public String getUrl() {
+            return url;
+        }
+
+        /** @param url the replication connection's URL */
+        public void setUrl(String url) {
+            this.url = url;
+        }
+
+        /** @return the replication user, or null for the data source's */
+        public String getUsername() {
+            return username;
+        }
+
+        /** @param username the replication user */
+        public void setUsername(String username) {
+            this.username = username;
+        }
+
+        /** @return the replication password, or null */
+        public String getPassword() {
+            return password;
+        }
+
+        /** @param password the replication password */
+        public void setPassword(String password) {
+            this.password = password;
         }
     }
 }

@@ -62,8 +62,54 @@ class GuaranteedPublishPostgresTest {
     @AfterEach
     void dropSchema() throws SQLException {
         try (Connection c = DriverManager.getConnection(PG_URL); Statement s = c.createStatement()) {
+            s.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '"
+                    + schema + "' AND NOT active");
+            s.execute("DROP PUBLICATION IF EXISTS " + schema + "_ringbus_outbox_wal");
             s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
         }
+    }
+
+    @Test
+    void walModeAndTheArchiveFromProperties() {
+        GuaranteedPublishTest.Listeners listeners = new GuaranteedPublishTest.Listeners();
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(RingbusAutoConfiguration.class,
+                        RingbusOutboxAutoConfiguration.class))
+                .withUserConfiguration(Database.class)
+                .withBean(GuaranteedPublishTest.Listeners.class, () -> listeners)
+                .withPropertyValues("ringbus.outbox.schema=" + schema, "ringbus.outbox.guaranteed-subjects=orders.>",
+                        "ringbus.outbox.relay.wal.slot=" + schema, "ringbus.outbox.relay.archive-delivered=true")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    RingbusTemplate template = context.getBean(RingbusTemplate.class);
+                    JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
+                    TransactionTemplate tx = context.getBean(TransactionTemplate.class);
+                    Await.until("the relay's slot streams", () -> Boolean.TRUE.equals(jdbc.queryForObject(
+                            "SELECT count(*) = 1 FROM pg_replication_slots WHERE slot_name = ? AND active",
+                            Boolean.class, schema)));
+                    for (int i = 1; i <= 3; i++) {
+                        int n = i;
+                        tx.executeWithoutResult(status -> template.publish("orders.created",
+                                new GuaranteedPublishTest.Order("o-" + n, n)));
+                    }
+                    Await.until("three events", () -> listeners.seen.size() == 3);
+                    assertThat(listeners.seen).extracting(GuaranteedPublishTest.Seen::order).containsExactly(
+                            new GuaranteedPublishTest.Order("o-1", 1), new GuaranteedPublishTest.Order("o-2", 2),
+                            new GuaranteedPublishTest.Order("o-3", 3));
+                    Await.until("moved to the archive", () -> Integer.valueOf(3).equals(jdbc.queryForObject(
+                            "SELECT count(*) FROM " + schema + ".ringbus_outbox_archive", Integer.class)));
+                });
+    }
+
+    @Test
+    void aBadSlotNameFailsTheContextNamingIt() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(RingbusAutoConfiguration.class,
+                        RingbusOutboxAutoConfiguration.class))
+                .withUserConfiguration(Database.class)
+                .withPropertyValues("ringbus.outbox.schema=" + schema, "ringbus.outbox.relay.wal.slot=Bad-Slot")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("slot=Bad-Slot"));
     }
 
     @Test
