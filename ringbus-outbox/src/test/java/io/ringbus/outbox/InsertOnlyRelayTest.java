@@ -93,6 +93,38 @@ class InsertOnlyRelayTest {
     }
 
     @Test
+    void aPartitionWithAnOpenInsertIsKeptUntilItCommitsAndItsRowIsDelivered() throws Exception {
+        String schema = TestDatabases.uniqueSchema();
+        String slot = "s_" + schema;
+        try (Outbox outbox = open(schema)) {
+            RecordingSink sink = new RecordingSink();
+            try (Relay relay = outbox.relay().name("open").wal(slot).sink(sink).start();
+                 Connection open = outbox.dataSource().getConnection()) {
+                // Streaming first: creating the slot waits for the transactions open at the time.
+                outbox.publish("orders.created", null, bytes("first"), Headers.EMPTY);
+                Await.until("streaming", () -> relay.stats().delivered() == 1);
+                open.setAutoCommit(false);
+                long late = outbox.append(open, "orders.created", "k", bytes("late"));
+                String partition = partitionOf(outbox, schema, late, open);
+                // The sequence moves far beyond the open row's partition, the relay delivers it all.
+                for (int i = 0; i < 4 * PARTITION_ROWS; i++) {
+                    outbox.publish("orders.created", null, bytes("after " + i), Headers.EMPTY);
+                }
+                Await.until("the rest delivered", Duration.ofSeconds(60),
+                        () -> relay.stats().delivered() == 1 + 4 * PARTITION_ROWS);
+                Thread.sleep(3_000); // three ticks of the partition keeper
+                assertThat(oldestPartitionStart(outbox, schema)).as("the open insert's partition kept")
+                        .isEqualTo(Long.parseLong(partition.substring(partition.lastIndexOf("_p") + 2)));
+                open.commit();
+                Await.until("the late row delivered", () -> ids(sink).contains(late));
+                Await.until("then its partition pruned", Duration.ofSeconds(60),
+                        () -> oldestPartitionStart(outbox, schema) > late);
+            }
+            dropSlot(outbox, slot);
+        }
+    }
+
+    @Test
     void aDeadLetterStaysInItsPartitionAndARetryDeliversItAgainUnderItsId() throws Exception {
         String schema = TestDatabases.uniqueSchema();
         String slot = "s_" + schema;
@@ -313,13 +345,19 @@ class InsertOnlyRelayTest {
     }
 
     private static String partitionOf(Outbox outbox, String schema, long id) {
-        try (Connection c = outbox.dataSource().getConnection(); Statement s = c.createStatement();
+        try (Connection c = outbox.dataSource().getConnection()) {
+            return partitionOf(outbox, schema, id, c);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String partitionOf(Outbox outbox, String schema, long id, Connection c) throws SQLException {
+        try (Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT tableoid::regclass::text FROM " + schema + ".ringbus_outbox WHERE id = " + id)) {
             rs.next();
             String name = rs.getString(1);
             return name.substring(name.indexOf('.') + 1);
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
         }
     }
 

@@ -6,6 +6,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
+import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,15 +31,21 @@ final class PartitionKeeper implements AutoCloseable {
     private final ExecutorService thread;
     private final AtomicBoolean running = new AtomicBoolean();
     private final OutboxStatements statements;
+    private final DataSource pool;
+    private final LongSupplier passedMarker;
     private final long countNanos;
     private long nextCountNanos = System.nanoTime();
     private volatile long dead = -1;
 
     /**
-     * @param connection a connection of its own with auto-commit off; the caller closes it
+     * @param connection   a connection of its own with auto-commit off; the caller closes it
+     * @param pool         where pruning borrows a second connection for a seal marker
+     * @param passedMarker the newest marker row the relay has passed, read live
      */
     PartitionKeeper(Partitions partitions, OutboxStatements statements, long countMillis, Connection connection,
-                    LoopCounters counters, String name) {
+                    DataSource pool, LongSupplier passedMarker, LoopCounters counters, String name) {
+        this.pool = pool;
+        this.passedMarker = passedMarker;
         this.partitions = partitions;
         this.statements = statements;
         this.countNanos = TimeUnit.MILLISECONDS.toNanos(countMillis);
@@ -50,16 +58,14 @@ final class PartitionKeeper implements AutoCloseable {
 
     /**
      * Starts a tick unless one runs (the tick itself runs its work at most once a second).
-     *
-     * @param passedMarker the newest marker row the relay has passed
      */
-    void offer(long passedMarker) {
+    void offer() {
         if (!running.compareAndSet(false, true)) {
             return;
         }
         thread.execute(() -> {
             try {
-                partitions.tick(connection, passedMarker);
+                partitions.tick(connection, pool, passedMarker);
                 countIfDue();
             } catch (SQLException | RuntimeException e) {
                 counters.databaseErrors.increment();

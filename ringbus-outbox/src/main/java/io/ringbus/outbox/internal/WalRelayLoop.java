@@ -116,7 +116,8 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
     private long nextSweepNanos;
     /** Markers streamed and not yet passed: {commit end LSN, marker id}, in stream order. */
     private final java.util.ArrayDeque<long[]> markers = new java.util.ArrayDeque<>();
-    private long passedMarker;
+    /** Written by the stream's thread, read by the partition keeper's. */
+    private volatile long passedMarker;
     private PartitionKeeper keeper;
     private long lastConfirmNanos;
     private long confirmedLsn;
@@ -242,8 +243,8 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
             try (WalSettler settler = new WalSettler(settling, statements, settings.deleteDelivered(), counters,
                     settings.name());
                  PartitionKeeper keeper = keeping == null ? null
-                         : new PartitionKeeper(partitions, statements, settings.countMillis(), keeping, counters,
-                                 settings.name())) {
+                         : new PartitionKeeper(partitions, statements, settings.countMillis(), keeping, dataSource,
+                                 () -> passedMarker, counters, settings.name())) {
                 this.keeper = keeper;
                 consume(connection, changes, settler);
             } finally {
@@ -424,7 +425,7 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
     private void prune() {
         PartitionKeeper k = keeper;
         if (k != null) {
-            k.offer(passedMarker);
+            k.offer();
         }
     }
 
