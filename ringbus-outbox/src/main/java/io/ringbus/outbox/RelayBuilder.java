@@ -288,8 +288,10 @@ public final class RelayBuilder {
      */
     public RelayBuilder wal(String slot, String jdbcUrl, String user, String password) {
         if (jdbcUrl == null || !jdbcUrl.startsWith("jdbc:postgresql:")) {
+            // The URL may carry a password (?password=...): shown hidden, as the command line does.
             throw new IllegalArgumentException("WAL mode streams from PostgreSQL: jdbcUrl must start with"
-                    + " jdbc:postgresql: jdbcUrl=" + jdbcUrl);
+                    + " jdbc:postgresql: jdbcUrl=" + (jdbcUrl == null ? null
+                    : jdbcUrl.replaceAll("(?i)(password=)[^&;]*", "$1***")));
         }
         wal(slot);
         this.walUrl = jdbcUrl;
