@@ -21,4 +21,27 @@ class RelayBuilderChecksTest {
                     .hasMessageNotContaining("hunter2");
         }
     }
+
+    /**
+     * The archive on an insert-only table is refused naming the option, polling or not: a polling
+     * relay that archives is not sent to WAL mode first, only to be refused there.
+     */
+    @Test
+    void theArchiveOnAnInsertOnlyTableIsRefusedNamingTheOption() throws SQLException {
+        String schema = TestDatabases.uniqueSchema();
+        try (Outbox outbox = Outbox.builder().jdbcUrl(TestDatabases.PG_URL).schema(schema).insertOnly(1_000).open()) {
+            assertThatThrownBy(() -> outbox.relay().name("audit").archiveDelivered(true).sink(new RecordingSink()).start())
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("insert-only").hasMessageContaining("archiveDelivered(true) (--archive)")
+                    .hasMessageContaining("relay audit").hasMessageNotContaining("WAL mode");
+            assertThatThrownBy(() -> outbox.relay().wal("never_created").archiveDelivered(true)
+                    .sink(new RecordingSink()).start())
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("archiveDelivered(true) (--archive)");
+            assertThatThrownBy(() -> outbox.relay().archiveDelivered(true).deleteDelivered(false)
+                    .sink(new RecordingSink()).start())
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("--keep-delivered");
+        } finally {
+            TestDatabases.dropPgSchema(schema);
+        }
+    }
 }
