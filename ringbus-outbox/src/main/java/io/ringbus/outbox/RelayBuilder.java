@@ -288,8 +288,10 @@ public final class RelayBuilder {
      */
     public RelayBuilder wal(String slot, String jdbcUrl, String user, String password) {
         if (jdbcUrl == null || !jdbcUrl.startsWith("jdbc:postgresql:")) {
+            // The URL may carry a password (?password=...): shown hidden, as the command line does.
             throw new IllegalArgumentException("WAL mode streams from PostgreSQL: jdbcUrl must start with"
-                    + " jdbc:postgresql: jdbcUrl=" + jdbcUrl);
+                    + " jdbc:postgresql: jdbcUrl=" + (jdbcUrl == null ? null
+                    : jdbcUrl.replaceAll("(?i)(password=)[^&;]*", "$1***")));
         }
         wal(slot);
         this.walUrl = jdbcUrl;
@@ -336,22 +338,26 @@ public final class RelayBuilder {
                 busyPollInterval.toMillis(),
                 deliveryTimeout.toMillis(), retryPolicy, deleteDelivered, retention.toMillis(), sweepInterval.toMillis(),
                 countInterval.toMillis(), listen && outbox.isPostgreSql(), outbox.eventIdPrefix(), leaseTime.toMillis());
-        if (walSlot == null && outbox.statements().sql().insertOnly()) {
-            throw new IllegalStateException("outbox table " + outbox.statements().sql().table() + " has the insert-only"
-                    + " layout, whose rows are never marked or deleted one by one: relay it in WAL mode (wal(slot); --wal SLOT"
-                    + " on the command line)");
-        }
         OutboxStatements statements = outbox.statements();
+        // The archive first: an insert-only table refused for polling would otherwise send a
+        // relay that archives to WAL mode, only to be refused there.
         if (archiveDelivered) {
             if (!deleteDelivered) {
-                throw new IllegalStateException("archiveDelivered(true) moves delivered rows into the archive, and"
-                        + " deleteDelivered(false) keeps them in the events table: choose one (relay " + name + ")");
+                throw new IllegalStateException("archiveDelivered(true) (--archive) moves delivered rows into the"
+                        + " archive, and deleteDelivered(false) (--keep-delivered) keeps them in the events table:"
+                        + " choose one (relay " + name + ")");
             }
             if (statements.sql().insertOnly()) {
                 throw new IllegalStateException("outbox table " + statements.sql().table() + " has the insert-only"
-                        + " layout, whose delivered rows stay in their partitions until pruned: it has no archive");
+                        + " layout, whose delivered rows stay in their partitions until pruned: it has no archive, so"
+                        + " archiveDelivered(true) (--archive) is not for it (relay " + name + ")");
             }
             statements = statements.archiving();
+        }
+        if (walSlot == null && statements.sql().insertOnly()) {
+            throw new IllegalStateException("outbox table " + statements.sql().table() + " has the insert-only"
+                    + " layout, whose rows are never marked or deleted one by one: relay it in WAL mode (wal(slot); --wal SLOT"
+                    + " on the command line)");
         }
         WalRelayLoop.Source wal = null;
         if (walSlot != null) {

@@ -163,4 +163,50 @@ class PostgresOutboxTest extends OutboxContractTest {
         }
         assertThat(sink.received).hasSize(3);
     }
+
+    /**
+     * A large backlog of archived rows past the retention (the first sweep after a long outage, or
+     * after the retention was shortened) is swept a bounded pass at a time between batches: a row
+     * appended meanwhile is delivered long before the sweep is done, not after it.
+     */
+    @Test
+    void aLargeExpiredArchiveIsSweptBetweenBatchesNotBeforeThem() throws Exception {
+        int expired = 200_000;
+        String archive = outbox.statements().sql().table() + "_archive";
+        fillExpiredArchive(outbox, archive, expired);
+        // What is left of the backlog when the new row reaches the sink.
+        java.util.concurrent.atomic.AtomicLong leftAtDelivery = new java.util.concurrent.atomic.AtomicLong(-1);
+        RecordingSink sink = new RecordingSink();
+        sink.answer(e -> {
+            leftAtDelivery.set(rowsIn(archive, "id < 0"));
+            return CompletableFuture.completedFuture(null);
+        });
+        start(outbox.relay().archiveDelivered(true).parallelBatches(1).sink(sink));
+        Await.until("the sweep started", () -> rowsIn(archive, "id < 0") < expired);
+        outbox.publish("audit.during", "k", bytes("during the sweep"), Headers.EMPTY);
+        Await.until("delivered and archived", () -> rowsIn(archive, "id > 0") == 1);
+        assertThat(leftAtDelivery.get()).as("expired rows left when the new row was delivered").isPositive();
+        Await.until("the sweep goes on to the end", Duration.ofSeconds(60), () -> rowsIn(archive, "id < 0") == 0);
+    }
+
+    /** Inserts {@code rows} archived rows (ids -1, -2, ...) past the default retention of 7 days. */
+    static void fillExpiredArchive(Outbox outbox, String archive, int rows) throws SQLException {
+        try (Connection c = outbox.dataSource().getConnection(); java.sql.Statement s = c.createStatement()) {
+            s.execute("INSERT INTO " + archive + " (id, subject, msg_key, payload, headers, attempts, created_at,"
+                    + " archived_at) SELECT -g, 'audit.old', 'k' || (g % 100), convert_to(repeat('x', 200), 'UTF8'), NULL,"
+                    + " 0, now() - interval '9 days', now() - interval '8 days' + g * interval '1 ms'"
+                    + " FROM generate_series(1, " + rows + ") g");
+            s.execute("ANALYZE " + archive);
+        }
+    }
+
+    private long rowsIn(String table, String where) {
+        try (Connection c = outbox.dataSource().getConnection(); java.sql.Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM " + table + " WHERE " + where)) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 }

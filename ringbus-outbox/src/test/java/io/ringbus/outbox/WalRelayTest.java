@@ -215,6 +215,50 @@ class WalRelayTest {
         dropSlot();
     }
 
+    /**
+     * The WAL relay sweeps on its settle thread a bounded pass at a time: a batch streamed while a
+     * large backlog of expired archived rows is being swept settles between two passes, not once
+     * the whole backlog is gone.
+     */
+    @Test
+    void aLargeExpiredArchiveHoldsSettlesUpForOneSweepPassOnly() throws Exception {
+        int expired = 200_000;
+        String archive = schema + ".ringbus_outbox_archive";
+        PostgresOutboxTest.fillExpiredArchive(outbox, archive, expired);
+        RecordingSink sink = new RecordingSink();
+        try (Relay relay = outbox.relay().name("wal-sweep").wal(slot).sink(sink).archiveDelivered(true).start()) {
+            Await.until("the sweep started", () -> expiredLeft() < expired);
+            outbox.publish("orders.created", "k", bytes("during the sweep"), Headers.EMPTY);
+            long[] newAndExpired = new long[2];
+            Await.until("settled into the archive", () -> {
+                try (Connection c = outbox.dataSource().getConnection(); Statement s = c.createStatement();
+                     ResultSet rs = s.executeQuery("SELECT count(*) FILTER (WHERE id > 0), count(*) FILTER (WHERE id < 0)"
+                             + " FROM " + archive)) {
+                    rs.next();
+                    newAndExpired[0] = rs.getLong(1);
+                    newAndExpired[1] = rs.getLong(2);
+                    return newAndExpired[0] == 1;
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertThat(newAndExpired[1]).as("expired rows left when the new row settled").isPositive();
+            Await.until("the sweep goes on to the end", Duration.ofSeconds(60), () -> expiredLeft() == 0);
+            assertThat(relay.stats().databaseErrors()).isZero();
+        }
+        dropSlot();
+    }
+
+    private long expiredLeft() {
+        try (Connection c = outbox.dataSource().getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM " + schema + ".ringbus_outbox_archive WHERE id < 0")) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot count the archive", e);
+        }
+    }
+
     private long archived() {
         try (Connection c = outbox.dataSource().getConnection(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT count(*) FROM " + schema + ".ringbus_outbox_archive")) {

@@ -17,8 +17,8 @@ final class BucketShares {
     /**
      * Splits {@code batchSize} rows among {@code buckets}: in proportion to last time's rows (plus
      * one, so an idle bucket still gets looked at), rounded down; what rounding leaves goes one row
-     * each to buckets in turn, starting one further each call, so the total never exceeds the
-     * batch size and none starves.
+     * each to buckets in turn, each call starting after the last bucket the previous call gave
+     * one to, so the total never exceeds the batch size and none starves.
      *
      * @param buckets   the held buckets, at least one
      * @param batchSize the rows to split
@@ -35,11 +35,17 @@ final class BucketShares {
             shares[i] = (int) (batchSize * (lastCounts[buckets[i]] + 1L) / weights);
             left -= shares[i];
         }
-        int start = rotation++ % buckets.length;
+        // The next call's turn starts after this one's: when the batch is smaller than the
+        // buckets held (a loop's short first claims, or a small batchSize), the idle buckets are
+        // each looked at within buckets / batch calls, not one call later per bucket.
+        int start = rotation % buckets.length;
+        int given = 0;
         for (int i = 0; left > 0 && i < buckets.length; i++) {
             shares[(start + i) % buckets.length]++;
             left--;
+            given++;
         }
+        rotation = (start + Math.max(1, given)) % buckets.length;
         int used = 0;
         for (int share : shares) {
             used += share > 0 ? 1 : 0;

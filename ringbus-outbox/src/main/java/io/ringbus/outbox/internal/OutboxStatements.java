@@ -475,38 +475,56 @@ public final class OutboxStatements {
     }
 
     /**
-     * Deletes delivered rows and archived rows older than the retention, and key rows idle that
-     * long with nothing pending, in chunks.
+     * What one {@link #sweep} pass did.
      *
-     * @return how many event rows were deleted
+     * @param rows     event and archive rows deleted
+     * @param finished whether nothing past the retention is left; else the pass ran out of its
+     *                 time and the caller sweeps again soon
      */
-    public long sweep(Connection c, long retentionMillis, int chunk) throws SQLException {
-        long total = sweepChunks(c, sql.sweepDelivered, retentionMillis, chunk)
-                + sweepChunks(c, sql.sweepArchive, retentionMillis, chunk);
-        if (sql.sweepKeys != null) {
+    public record Swept(long rows, boolean finished) {
+    }
+
+    /**
+     * Deletes delivered rows and archived rows older than the retention, and key rows idle that
+     * long with nothing pending, in chunks, each committed, until none is left or
+     * {@code budgetNanos} is spent (a chunk started is finished): a relay sweeps between its
+     * batches, and a large backlog of expired rows must not hold its delivery up until all are gone.
+     *
+     * @return how many rows were deleted, and whether the sweep is finished
+     */
+    public Swept sweep(Connection c, long retentionMillis, int chunk, long budgetNanos) throws SQLException {
+        long deadline = System.nanoTime() + budgetNanos;
+        long[] total = new long[1];
+        boolean finished = sweepChunks(c, sql.sweepDelivered, retentionMillis, chunk, deadline, total)
+                && sweepChunks(c, sql.sweepArchive, retentionMillis, chunk, deadline, total);
+        if (finished && sql.sweepKeys != null) {
             try (PreparedStatement delete = c.prepareStatement(sql.sweepKeys)) {
                 delete.setLong(1, retentionMillis);
                 delete.executeUpdate();
                 c.commit();
             }
         }
-        return total;
+        return new Swept(total[0], finished);
     }
 
-    private static long sweepChunks(Connection c, String statement, long retentionMillis, int chunk)
-            throws SQLException {
-        long total = 0;
+    /** @return whether the statement found fewer rows than a chunk (done) before the deadline */
+    private static boolean sweepChunks(Connection c, String statement, long retentionMillis, int chunk, long deadline,
+                                       long[] total) throws SQLException {
         try (PreparedStatement delete = c.prepareStatement(statement)) {
             delete.setLong(1, retentionMillis);
             delete.setInt(2, chunk);
-            int deleted;
-            do {
-                deleted = delete.executeUpdate();
+            while (true) {
+                int deleted = delete.executeUpdate();
                 c.commit();
-                total += deleted;
-            } while (deleted == chunk);
+                total[0] += deleted;
+                if (deleted < chunk) {
+                    return true;
+                }
+                if (System.nanoTime() - deadline >= 0) {
+                    return false;
+                }
+            }
         }
-        return total;
     }
 
     /** @return the event of a row read with {@link OutboxSql#COLUMNS} first */

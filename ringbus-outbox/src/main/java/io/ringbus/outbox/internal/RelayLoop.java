@@ -37,6 +37,8 @@ public final class RelayLoop implements Runnable, RelayWorker {
      */
     static final Backoff RECONNECT_MILLIS = new Backoff(100, 5_000);
     static final int SWEEP_CHUNK = 10_000;
+    /** How long one sweep pass may hold a loop (or a WAL relay's settles); the rest follows after a batch. */
+    static final long SWEEP_BUDGET_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final long BLOCKED_WAIT_MILLIS = 20;
     private static final long BALANCE_CHECK_MILLIS = 250;
     /** How long a loop keeps polling at the busy pace after its last claim that found rows. */
@@ -457,9 +459,13 @@ public final class RelayLoop implements Runnable, RelayWorker {
         }
         if (now - nextSweepNanos >= 0) {
             nextSweepNanos = now + TimeUnit.MILLISECONDS.toNanos(settings.sweepMillis());
-            long swept = statements.sweep(connection, settings.retentionMillis(), SWEEP_CHUNK);
-            if (swept > 0) {
-                LOG.debug("outbox relay {} swept {} delivered rows", settings.name(), swept);
+            OutboxStatements.Swept swept = statements.sweep(connection, settings.retentionMillis(), SWEEP_CHUNK,
+                    SWEEP_BUDGET_NANOS);
+            if (!swept.finished()) {
+                nextSweepNanos = System.nanoTime(); // the rest at the next housekeeping, after a batch
+            }
+            if (swept.rows() > 0) {
+                LOG.debug("outbox relay {} swept {} delivered or archived rows", settings.name(), swept.rows());
             }
         }
     }

@@ -787,13 +787,22 @@ public final class WalRelayLoop implements Runnable, RelayWorker {
 
     /**
      * Rows kept (deleteDelivered(false)) or archived are swept by the retention on the settle
-     * thread, between batches: the stream goes on meanwhile.
+     * thread, one pass of at most {@link RelayLoop#SWEEP_BUDGET_NANOS} at a time: a pass that does
+     * not finish is followed by the next one, behind the batches queued meanwhile, so a large
+     * backlog of expired rows holds the settles (and, past two batches, the stream) up for one
+     * pass at most, not for the whole sweep.
      */
     private void sweepIfDue(WalSettler settler) {
         long now = System.nanoTime();
-        if (keeper == null && now - nextSweepNanos >= 0) {
-            nextSweepNanos = now + TimeUnit.MILLISECONDS.toNanos(settings.sweepMillis());
-            settler.sweep(settings.retentionMillis(), RelayLoop.SWEEP_CHUNK);
+        if (keeper != null) {
+            return;
+        }
+        boolean due = now - nextSweepNanos >= 0;
+        if (due || settler.sweepUnfinished()) {
+            if (due) {
+                nextSweepNanos = now + TimeUnit.MILLISECONDS.toNanos(settings.sweepMillis());
+            }
+            settler.sweep(settings.retentionMillis(), RelayLoop.SWEEP_CHUNK, RelayLoop.SWEEP_BUDGET_NANOS);
         }
     }
 

@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Settles a WAL relay's delivered batches (delete or mark the delivered rows, dead-letter the
@@ -33,6 +34,8 @@ final class WalSettler implements AutoCloseable {
     private final Semaphore slots = new Semaphore(MAX_IN_FLIGHT);
     private volatile long settledLsn;
     private volatile Exception failure;
+    private final AtomicBoolean sweepQueued = new AtomicBoolean();
+    private volatile boolean sweepUnfinished;
 
     /**
      * @param connection a connection with auto-commit off, used by the settle thread only
@@ -102,19 +105,31 @@ final class WalSettler implements AutoCloseable {
     }
 
     /**
-     * Queues the retention sweep ({@link OutboxStatements#sweep}) behind the batches queued now;
-     * a failure fails the relay as a failed settle does.
+     * Queues one pass of the retention sweep ({@link OutboxStatements#sweep}, bounded by
+     * {@code budgetNanos}) behind the batches queued now, unless one is queued already; a pass that
+     * did not finish leaves {@link #sweepUnfinished()} true, so that the stream queues the next one
+     * and batches settle in between. A failure fails the relay as a failed settle does.
      */
-    void sweep(long retentionMillis, int chunk) {
+    void sweep(long retentionMillis, int chunk, long budgetNanos) {
+        if (!sweepQueued.compareAndSet(false, true)) {
+            return;
+        }
         thread.execute(() -> {
             try {
                 if (failure == null) {
-                    statements.sweep(connection, retentionMillis, chunk);
+                    sweepUnfinished = !statements.sweep(connection, retentionMillis, chunk, budgetNanos).finished();
                 }
             } catch (SQLException | RuntimeException e) {
                 failure = e;
+            } finally {
+                sweepQueued.set(false);
             }
         });
+    }
+
+    /** @return whether the last sweep pass ran out of its time with rows past the retention left */
+    boolean sweepUnfinished() {
+        return sweepUnfinished;
     }
 
     /** @throws SQLException carrying the failure of an earlier settle, if one failed */
