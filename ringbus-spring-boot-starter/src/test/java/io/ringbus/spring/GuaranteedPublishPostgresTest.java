@@ -69,13 +69,18 @@ class GuaranteedPublishPostgresTest {
         }
     }
 
+    /** The ringbus and outbox auto-configurations on this test's database. */
+    private static ApplicationContextRunner runner() {
+        return new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(RingbusAutoConfiguration.class,
+                        RingbusOutboxAutoConfiguration.class))
+                .withUserConfiguration(Database.class);
+    }
+
     @Test
     void walModeAndTheArchiveFromProperties() {
         GuaranteedPublishTest.Listeners listeners = new GuaranteedPublishTest.Listeners();
-        new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(RingbusAutoConfiguration.class,
-                        RingbusOutboxAutoConfiguration.class))
-                .withUserConfiguration(Database.class)
+        runner()
                 .withBean(GuaranteedPublishTest.Listeners.class, () -> listeners)
                 .withPropertyValues("ringbus.outbox.schema=" + schema, "ringbus.outbox.guaranteed-subjects=orders.>",
                         "ringbus.outbox.relay.wal.slot=" + schema, "ringbus.outbox.relay.archive-delivered=true")
@@ -103,10 +108,7 @@ class GuaranteedPublishPostgresTest {
 
     @Test
     void aBadSlotNameFailsTheContextNamingIt() {
-        new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(RingbusAutoConfiguration.class,
-                        RingbusOutboxAutoConfiguration.class))
-                .withUserConfiguration(Database.class)
+        runner()
                 .withPropertyValues("ringbus.outbox.schema=" + schema, "ringbus.outbox.relay.wal.slot=Bad-Slot")
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
                         .hasMessageContaining("slot=Bad-Slot"));
@@ -115,10 +117,7 @@ class GuaranteedPublishPostgresTest {
     @Test
     void theEventCommitsAndRollsBackWithTheBusinessRow() {
         GuaranteedPublishTest.Listeners listeners = new GuaranteedPublishTest.Listeners();
-        new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(RingbusAutoConfiguration.class,
-                        RingbusOutboxAutoConfiguration.class))
-                .withUserConfiguration(Database.class)
+        runner()
                 .withBean(GuaranteedPublishTest.Listeners.class, () -> listeners)
                 .withPropertyValues("ringbus.outbox.schema=" + schema, "ringbus.outbox.guaranteed-subjects=orders.>",
                         "ringbus.outbox.relay.poll-interval=20ms")
