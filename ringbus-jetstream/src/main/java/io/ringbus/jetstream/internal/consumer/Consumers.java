@@ -361,13 +361,27 @@ public final class Consumers implements RequestHandler, AutoCloseable {
     }
 
     /**
-     * A new consumer's create response is out (any thread): it delivers now, on the consumers' thread,
-     * before the client can store anything that would supersede the messages it starts at.
+     * A new consumer, held until its create response is out, delivers its first messages now, on the
+     * consumers' thread that created it, before the response is published: its output keeps them.
+     * Read later, a message a limit removed in between would be lost to it: the client may store as
+     * soon as it has the response (a KV watch's start superseded by the next put and delete of the key).
+     */
+    void start(JsConsumer consumer, StoredStream stored) {
+        try {
+            consumer.pump(stored, System.nanoTime());
+        } catch (RuntimeException e) {
+            LOG.warn("jetstream consumers: delivery failed: {}", e.toString(), e);
+        }
+    }
+
+    /**
+     * A new consumer's create response is out (any thread): on the consumers' thread, what it held is
+     * published, and it delivers on.
      */
     void release(JsConsumer consumer) {
         later(() -> {
-            consumer.held = false;
             try {
+                consumer.output.release();
                 stream(consumer.stream).ifPresent(stored -> consumer.pump(stored, System.nanoTime()));
             } catch (RuntimeException e) {
                 LOG.warn("jetstream consumers: delivery failed: {}", e.toString(), e);

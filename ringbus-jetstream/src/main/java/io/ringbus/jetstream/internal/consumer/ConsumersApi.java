@@ -66,9 +66,10 @@ public final class ConsumersApi {
     }
 
     /**
-     * The answer to the last request was published (API thread): a consumer it created starts
-     * delivering now. Before, a push consumer's first message could reach the client ahead of the
-     * create response, which nats.js's ordered consumer (a KV watch) then dropped.
+     * The answer to the last request was published (API thread): a consumer it created publishes
+     * what it delivered since (read while it was created, {@link Consumers#start}) and delivers on.
+     * Before, a push consumer's first message could reach the client ahead of the create response,
+     * which nats.js's ordered consumer (a KV watch) then dropped.
      */
     public void answered() {
         JsConsumer consumer = created;
@@ -162,10 +163,12 @@ public final class ConsumersApi {
             JsConsumerConfig checked = ConsumerChecks.check(config.withDefaults(name), stored);
             return consumers.call(() -> {
                 JsConsumer consumer = createOn(stream, stored, checked, consumerName);
-                if (consumer.held) {
+                ObjectNode info = ConsumerJson.info(consumer, response, stored); // as created, as nats-server's
+                if (consumer.output.holding()) {
                     created = consumer; // read on the API thread once call returns
+                    consumers.start(consumer, stored);
                 }
-                return ConsumerJson.info(consumer, response, stored);
+                return info;
             });
         } catch (ConsumerError failure) {
             return error(response, failure.error);
@@ -225,7 +228,7 @@ public final class ConsumersApi {
                 Instant.now(),
                 consumers.broker);
         consumer.position(stored);
-        consumer.held = true; // until its create response is published (answered)
+        consumer.output.hold(); // until its create response is published (answered)
         consumers.add(consumer);
         return consumer;
     }

@@ -43,9 +43,11 @@ final class JsConsumer {
     final Instant created;
     /** {@link #created} as JSON writes it (Instant.toString formats each time; the state is saved often). */
     final String createdText;
-    private final Broker broker;
-    /** The stream's scope: its deliveries reach only subscribers of that scope or higher. */
-    private final Scope scope;
+    /**
+     * Where its deliveries go, at the stream's scope (they reach only subscribers of that scope or
+     * higher); held while its create response is not published, so that the response comes first.
+     */
+    final ConsumerOutput output;
     /** At the stream's scope, for interest checks. */
     private final Client client;
     private final String ackPrefix;
@@ -62,8 +64,6 @@ final class JsConsumer {
     final Map<Long, Integer> redelivered = new HashMap<>();
     /** Due for redelivery now, in stream order. */
     private final TreeSet<Long> due = new TreeSet<>();
-    /** Created, its create response not yet published: delivers nothing, so the response comes first. */
-    boolean held;
     /** Sequences to deliver before {@link #sseq} (last_per_subject). */
     final TreeSet<Long> start = new TreeSet<>();
     final ArrayDeque<PullRequest> waiting = new ArrayDeque<>();
@@ -108,8 +108,8 @@ final class JsConsumer {
 
     JsConsumer(String stream, JsConsumerConfig config, Instant created, Broker broker) {
         this.stream = stream;
-        this.broker = broker;
-        this.scope = broker.streamScope(stream).orElse(Scope.ROOT);
+        Scope scope = broker.streamScope(stream).orElse(Scope.ROOT);
+        this.output = new ConsumerOutput(broker, scope);
         this.client = broker.client(scope).verbatim();
         this.config = config;
         this.created = created;
@@ -215,11 +215,11 @@ final class JsConsumer {
         return now - lastActiveNanos > threshold;
     }
 
-    /** Delivers what it can: redeliveries first, then new messages; expires and heartbeats requests. */
+    /**
+     * Delivers what it can: redeliveries first, then new messages; expires and heartbeats requests.
+     * Held ({@link #output}), it delivers into the output until that is full.
+     */
     void pump(StoredStream stored, long now) {
-        if (held) {
-            return;
-        }
         expireWaiting(now);
         if (now - nextDueNanos >= 0) {
             // Only when a deadline passed: a scan of what is out, bounded by max_ack_pending.
@@ -237,7 +237,7 @@ final class JsConsumer {
         long first = 0;
         long last = -1;
         StreamInfo info = null;
-        while (true) {
+        while (!output.full()) {
             String target = target(now);
             if (target == null) {
                 break;
@@ -404,7 +404,7 @@ final class JsConsumer {
             payload = new byte[0];
         }
         // Shown under the stored subject, as nats-server delivers (KV watchers read the key from it).
-        broker.publishAtScope(scope, target, reply, headers, new DeliveredAs(message.subject(), payload));
+        output.send(target, reply, headers, new DeliveredAs(message.subject(), payload), size);
         lastSentNanos = now;
         if (!config.push()) {
             PullRequest request = waiting.peekFirst();
@@ -476,7 +476,7 @@ final class JsConsumer {
 
     /** Sends a status message (no payload). */
     void status(String subject, String reply, byte[] block) {
-        broker.publishAtScope(scope, subject, reply, NatsHeaderBlock.wrap(block), new byte[0]);
+        output.send(subject, reply, NatsHeaderBlock.wrap(block), new byte[0], block.length);
     }
 
     /** A flow-control response arrived. */
