@@ -17,6 +17,21 @@ final class DocSnippets {
     private DocSnippets() {
     }
 
+    /**
+     * @param doc     a Markdown page
+     * @param heading a heading line's start, e.g. {@code "## Exactly once"}
+     * @return the page from that heading to the next second-level heading (or the end)
+     * @throws IllegalArgumentException naming the heading when the page has none such
+     */
+    static String section(String doc, String heading) {
+        int start = doc.indexOf(heading);
+        if (start < 0) {
+            throw new IllegalArgumentException("no section " + heading + " in the page");
+        }
+        int end = doc.indexOf("\n## ", start + heading.length());
+        return doc.substring(start, end < 0 ? doc.length() : end);
+    }
+
     /** @return the {@code java} blocks of a Markdown page */
     static List<String> javaBlocks(String doc) {
         return matches(JAVA_BLOCK.matcher(doc), 1);

@@ -23,11 +23,7 @@ class InboxDocSnippetsTest {
     @Test
     void everyJavaBlockOfTheInboxSectionIsARegionOfTheExamplesTest() throws IOException {
         Path root = DurationGrammarEnforcementTest.repositoryRoot();
-        String doc = Files.readString(root.resolve(DOC), StandardCharsets.UTF_8);
-        int start = doc.indexOf(SECTION);
-        assertThat(start).as("%s in %s", SECTION, DOC).isNotNegative();
-        int end = doc.indexOf("\n## ", start + SECTION.length());
-        String section = doc.substring(start, end < 0 ? doc.length() : end);
+        String section = DocSnippets.section(Files.readString(root.resolve(DOC), StandardCharsets.UTF_8), SECTION);
         List<String> regions = DocSnippets.regions(Files.readString(root.resolve(EXAMPLES), StandardCharsets.UTF_8));
         List<String> blocks = DocSnippets.javaBlocks(section);
         assertThat(regions).as("regions of %s", EXAMPLES).hasSize(2);

@@ -22,11 +22,7 @@ class InsertOnlyDocSnippetsTest {
     @Test
     void theSectionsJavaBlockIsTheRegionTheTestRuns() throws IOException {
         Path root = DurationGrammarEnforcementTest.repositoryRoot();
-        String doc = Files.readString(root.resolve(DOC), StandardCharsets.UTF_8);
-        int start = doc.indexOf(SECTION);
-        assertThat(start).as("%s in %s", SECTION, DOC).isNotNegative();
-        int end = doc.indexOf("\n## ", start + SECTION.length());
-        String section = doc.substring(start, end < 0 ? doc.length() : end);
+        String section = DocSnippets.section(Files.readString(root.resolve(DOC), StandardCharsets.UTF_8), SECTION);
         List<String> regions = DocSnippets.regions(Files.readString(root.resolve(TEST), StandardCharsets.UTF_8));
         assertThat(DocSnippets.javaBlocks(section)).as("java blocks of %s", SECTION).singleElement()
                 .isIn(regions);

@@ -100,14 +100,6 @@ final class PartitionKeeper implements AutoCloseable {
     /** Lets a running tick finish (up to 30 s), then stops the thread; the connection is the caller's. */
     @Override
     public void close() {
-        thread.shutdown();
-        try {
-            if (!thread.awaitTermination(30, TimeUnit.SECONDS)) {
-                thread.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            thread.shutdownNow();
-        }
+        WalSettler.stop(thread);
     }
 }

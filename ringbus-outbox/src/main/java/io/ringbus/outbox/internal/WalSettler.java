@@ -169,6 +169,11 @@ final class WalSettler implements AutoCloseable {
     /** Lets queued settles finish (up to 30 s), then stops the thread; the connection is the caller's. */
     @Override
     public void close() {
+        stop(thread);
+    }
+
+    /** Lets {@code thread}'s queued tasks finish (up to 30 s), then stops it, interrupted or not. */
+    static void stop(ExecutorService thread) {
         thread.shutdown();
         try {
             if (!thread.awaitTermination(30, TimeUnit.SECONDS)) {
